@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# iotally: Linux kernel I/O statistics, as a kernel patch set and a C++ CLI.
+#
+#   make            kernel, out-of-tree modules and user-space tools
+#   make deps       install the pinned Debian packages (every target does it)
+#   make kernel     the patched kernel (DEBUG=1: the KASAN flavour)
+#   make modules    dm-mod.ko (our engine) and statistic.ko for the stock kernel
+#   make tools      libiotally and the iotally CLI (CMake)
+#   make check      every test: ctest, KUnit and the guest suites on both kernels
+#   make demo       boot the patched kernel and watch iotally report live I/O
+#   make bench      A/B benchmarks against the stock kernel
+#   make clean      remove build/ (kernel builds are slow: only when needed)
+
+include versions.mk
+
+TOP   := $(CURDIR)
+BUILD := $(TOP)/build
+DEBUG ?= 0
+ifeq ($(DEBUG),1)
+KERNEL_OUT       := $(BUILD)/kernel-debug
+KERNEL_FRAGMENTS := configs/iotally.config configs/debug.config
+else
+KERNEL_OUT       := $(BUILD)/kernel
+KERNEL_FRAGMENTS := configs/iotally.config
+endif
+
+.PHONY: all deps tree kernel modules tools check demo bench clean help
+
+all: kernel modules tools
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+# Idempotent and quick when everything is installed: every target runs it.
+deps:
+	@scripts/deps.sh $(DEB_PACKAGES)
+
+tree: deps
+	scripts/kernel-tree.sh $(KERNEL_SOURCE_TAR) $(KERNEL_SOURCE_DIR)
+
+kernel: tree
+	scripts/kernel-build.sh $(KERNEL_OUT) $(KERNEL_FRAGMENTS)
+
+modules: tree
+	@set -e; ran=0; for s in scripts/modules.sh scripts/statistic-module.sh; do \
+		if [ -x $$s ]; then $$s; ran=1; fi; done; \
+	[ $$ran = 1 ] || echo "modules: no out-of-tree module in this tree yet"
+
+tools: deps
+	@if [ -f tools/iotally/CMakeLists.txt ]; then \
+		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo && \
+		cmake --build $(BUILD)/tools -j$$(nproc); \
+	else echo "tools: tools/iotally is not in this tree yet"; fi
+
+check: deps
+	scripts/check.sh
+
+demo: kernel tools
+	scripts/demo.sh
+
+bench: deps
+	scripts/bench.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make check: every test iotally has, ending with one line "N passed, N failed".
+#
+#   1. user space: ctest (default build, ASan+UBSan build, libFuzzer runs)
+#   2. the patched kernel: KUnit at boot and the guest suites
+#   3. the stock Debian kernel: the guest suites
+#   4. the stock kernel with our dm-mod.ko in place of Debian's
+#
+# A part that cannot build or run counts as a failure, and the remaining
+# parts still run. Exit status: 0 only if nothing failed.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. scripts/versions.sh
+logs=$top/build/logs
+mkdir -p "$logs"
+
+total_pass=0 total_fail=0 total_skip=0
+summary=()
+
+# record PART PASS FAIL SKIP
+record() {
+	total_pass=$((total_pass + $2)) total_fail=$((total_fail + $3)) total_skip=$((total_skip + $4))
+	summary+=("$(printf '%-28s %5d passed, %d failed, %d skipped' "$1" "$2" "$3" "$4")")
+}
+
+# step NAME CMD...: a build step; its failure is one failed test.
+step() {
+	local name=$1
+	shift
+	echo "=== $name"
+	if "$@" >"$logs/$name.log" 2>&1; then
+		return 0
+	fi
+	echo "not ok - $name failed; last lines of build/logs/$name.log:"
+	tail -n 30 "$logs/$name.log" | sed 's/^/    /'
+	record "$name" 0 1 0
+	return 1
+}
+
+# ctest_part NAME BUILD_DIR [CMAKE_ARGS...]
+ctest_part() {
+	local name=$1 dir=$2
+	shift 2
+	step "$name-build" bash -c 'cmake -S tools/iotally -B "$0" "$@" && cmake --build "$0" -j"$(nproc)"' \
+		"$dir" "$@" || return 0
+	echo "=== $name"
+	ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" >"$logs/$name.log" 2>&1
+	local rc=$? line p f
+	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$logs/$name.log" | tail -n 1)
+	if [[ -z $line ]]; then
+		echo "not ok - $name: no ctest summary (rc=$rc)"
+		tail -n 20 "$logs/$name.log" | sed 's/^/    /'
+		record "$name" 0 1 0
+		return 0
+	fi
+	f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+	p=$(($(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line") - f))
+	((f > 0 || rc != 0)) && grep -E '^\s*[0-9]+ - |Failed|\*\*\*' "$logs/$name.log" | tail -n 20
+	((rc != 0 && f == 0)) && f=1
+	record "$name" "$p" "$f" 0
+}
+
+# guest NAME ARGS...: one guest boot through tests/vm/run.sh
+guest() {
+	local name=$1 line
+	shift
+	echo "=== guest $name"
+	tests/vm/run.sh --name "$name" "$@" 2>&1 | tee "$logs/guest-$name.out" | grep -v '^RESULT '
+	line=$(grep '^RESULT ' "$logs/guest-$name.out" | tail -n 1)
+	if [[ -z $line ]]; then
+		record "guest-$name" 0 1 0
+	else
+		read -r _ p f s <<<"$line"
+		record "guest-$name" "$p" "$f" "$s"
+	fi
+}
+
+# suites_for KERNEL: the guest suites that apply to a kernel (a suite lists
+# the kernels it needs in its optional "kernels" file; default: all).
+suites_for() {
+	local d s
+	for d in tests/selftests/*/; do
+		s=$(basename "$d")
+		[[ -f $d/run.sh ]] || continue
+		if [[ -f $d/kernels ]] && ! grep -qw "$1" "$d/kernels"; then
+			continue
+		fi
+		printf -- '--suite %s ' "$s"
+	done
+}
+
+# KUnit suites our kernel code registers: each must report at boot.
+kunit_suites=$(grep -rhoE 'kunit_test_suites?\([^)]*\)' drivers lib kernel 2>/dev/null |
+	awk -F'[(,]' '{ n += NF - 1 } END { print n + 0 }')
+
+# 1. user space
+if [[ -f tools/iotally/CMakeLists.txt ]]; then
+	ctest_part ctest build/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	ctest_part ctest-asan build/tools-asan -DCMAKE_BUILD_TYPE=Debug -DIOTALLY_SANITIZE=ON
+	ctest_part ctest-fuzz build/tools-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIOTALLY_FUZZ=ON \
+		-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+fi
+
+# 2. the patched kernel
+if step kernel-build make -s kernel; then
+	# shellcheck disable=SC2046
+	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
+fi
+
+# 3. the stock kernel
+# shellcheck disable=SC2046
+guest stock --kernel stock $(suites_for stock)
+
+# 4. the stock kernel with our engine as a module
+if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
+	# shellcheck disable=SC2046
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko $(suites_for stock)
+fi
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+if ((total_skip > 0)); then
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+else
+	echo "$total_pass passed, $total_fail failed"
+fi
+((total_fail == 0))

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# TAP helpers for guest test suites (POSIX sh, runs under busybox ash).
+#
+# Each check prints one "ok N - name" or "not ok N - name" line; a failure
+# is followed by "#" lines with the command, the expected and the actual
+# value. tap_finish prints the plan and returns non-zero if anything failed.
+
+_tap_n=0
+_tap_failed=0
+
+_tap_result() { # status name
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+}
+
+_tap_diag() { # prefix text (multi-line safe)
+	printf '%s\n' "$2" | sed "s/^/#   $1/"
+}
+
+# ok NAME: a passing result for a check made by hand.
+pass() { _tap_result 0 "$1"; }
+
+# fail NAME WHY: a failing result for a check made by hand.
+fail() {
+	_tap_result 1 "$1"
+	_tap_diag "" "$2"
+}
+
+# skip NAME REASON: not a pass. Reported with a SKIP directive.
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		_tap_result 0 "$1"
+	else
+		_tap_result 1 "$1"
+		_tap_diag "expected: " "$2"
+		_tap_diag "actual:   " "$3"
+	fi
+}
+
+# check_match NAME EXTENDED_REGEX ACTUAL
+check_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		_tap_result 0 "$1"
+	else
+		_tap_result 1 "$1"
+		_tap_diag "expected to match: " "$2"
+		_tap_diag "actual: " "$3"
+	fi
+}
+
+# check_cmp NAME OP A B: numeric comparison (OP is -eq -ge -le -gt -lt).
+check_cmp() {
+	if [ "$3" "$2" "$4" ] 2>/dev/null; then
+		_tap_result 0 "$1"
+	else
+		_tap_result 1 "$1"
+		_tap_diag "" "expected: $3 $2 $4"
+	fi
+}
+
+# run CMD...: run a command, keeping its stdout in $out, its stderr in $err
+# and its exit status in $rc. Never fails.
+run() {
+	_run_err=$(mktemp)
+	out=$("$@" 2>"$_run_err")
+	rc=$?
+	err=$(cat "$_run_err")
+	rm -f "$_run_err"
+	_last_cmd="$*"
+	return 0
+}
+
+# check_ok NAME CMD...: the command succeeds; its output is left in $out.
+check_ok() {
+	_name=$1
+	shift
+	run "$@"
+	if [ "$rc" = 0 ]; then
+		_tap_result 0 "$_name"
+	else
+		_tap_result 1 "$_name"
+		_tap_diag "command: " "$_last_cmd"
+		_tap_diag "exit status: " "$rc"
+		_tap_diag "stderr: " "$err"
+	fi
+}
+
+# check_fails NAME ERROR_TEXT CMD...: the command fails and its stderr
+# contains ERROR_TEXT (e.g. the strerror of the errno the kernel returned).
+check_fails() {
+	_name=$1
+	_want=$2
+	shift 2
+	run "$@"
+	case $rc:$err in
+	0:*)
+		_tap_result 1 "$_name"
+		_tap_diag "command: " "$_last_cmd"
+		_tap_diag "" "expected failure with \"$_want\", but it succeeded: $out"
+		;;
+	*"$_want"*) _tap_result 0 "$_name" ;;
+	*)
+		_tap_result 1 "$_name"
+		_tap_diag "command: " "$_last_cmd"
+		_tap_diag "" "expected an error containing \"$_want\""
+		_tap_diag "stderr: " "$err"
+		;;
+	esac
+}
+
+# bail REASON: the suite cannot go on.
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+tap_finish() {
+	echo "1..$_tap_n"
+	[ "$_tap_failed" = 0 ]
+}

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build a guest initramfs: busybox, the user-space programs the tests need with
+# their shared libraries (found with ldd), kernel modules (decompressed, with a
+# modules.dep made by depmod), the test suites and tests/vm/init.
+#
+#   mkinitramfs.sh --out FILE --release KREL --modules DIR [--dm-mod KO]...
+#                  [--extra-module KO]... [--suites "A B"] [--config FILE]
+#
+#   --modules DIR       root holding lib/modules/KREL (Debian's / or our modinstall)
+#   --dm-mod KO         use this dm-mod.ko instead of the kernel's own
+#   --extra-module KO   add a module (placed under kernel/extra/)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out= release= modroot= dm_mod= suites= guest_config=
+extra_modules=()
+while (($#)); do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	--release) release=$2; shift 2 ;;
+	--modules) modroot=$2; shift 2 ;;
+	--dm-mod) dm_mod=$2; shift 2 ;;
+	--extra-module) extra_modules+=("$2"); shift 2 ;;
+	--suites) suites=$2; shift 2 ;;
+	--config) guest_config=$2; shift 2 ;;
+	*) echo "mkinitramfs: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[[ -n $out && -n $release && -n $modroot ]] || { echo "mkinitramfs: --out, --release and --modules are required" >&2; exit 2; }
+
+# Modules the guest may load, by name; dependencies are added by depmod.
+wanted_modules=(dm-mod dm-delay dm-zero brd null_blk loop)
+# Programs, by absolute path on the host.
+programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
+	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
+# Our own user-space programs, when they have been built.
+for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
+	[[ -x $p && -f $p ]] && programs+=("$p")
+done
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/iotally-initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,root,tests}
+
+cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+
+copy_with_libs() {
+	local prog=$1 dest=$2 lib
+	install -D -m 0755 "$prog" "$root$dest"
+	# ldd prints "name => /path (addr)" or "/path (addr)" for the loader.
+	while read -r lib; do
+		[[ -e $root$lib ]] && continue
+		install -D -m 0755 "$lib" "$root$lib"
+	done < <(ldd "$prog" 2>/dev/null | sed -n -e 's|.*=> \(/[^ ]*\).*|\1|p' -e 's|^\s*\(/[^ ]*\) (.*|\1|p')
+}
+for p in "${programs[@]}"; do
+	[[ -e $p ]] || { echo "mkinitramfs: $p is missing (run make deps)" >&2; exit 1; }
+	case $p in
+	"$top"/*) copy_with_libs "$p" "/usr/bin/$(basename "$p")" ;;
+	*) copy_with_libs "$p" "$p" ;;
+	esac
+done
+ln -s dmsetup "$root/usr/sbin/dmstats"
+# tmux needs a terminfo entry for its terminal.
+for t in /usr/share/terminfo/x/xterm /lib/terminfo/x/xterm /usr/share/terminfo/s/screen /lib/terminfo/s/screen \
+	/lib/terminfo/l/linux /lib/terminfo/v/vt100; do
+	[[ -e $t ]] && install -D -m 0644 "$(readlink -f "$t")" "$root$t"
+done
+
+# Kernel modules: the wanted ones and their dependencies, decompressed.
+moddir=$root/lib/modules/$release
+mkdir -p "$moddir"
+src_moddir=$modroot/lib/modules/$release
+if [[ -d $src_moddir ]]; then
+	declare -A seen=()
+	add_module() {
+		local name=$1 path dep
+		path=$(modinfo -b "$modroot" -k "$release" -n "$name" 2>/dev/null) || return 0
+		[[ $path == /* && -f $path ]] || return 0 # built in
+		[[ -n ${seen[$path]:-} ]] && return 0
+		seen[$path]=1
+		local rel=${path#"$src_moddir"/}
+		rel=${rel%.xz}
+		rel=${rel%.zst}
+		rel=${rel%.gz}
+		mkdir -p "$moddir/$(dirname "$rel")"
+		if [[ $name == dm-mod && -n $dm_mod ]]; then
+			cp "$dm_mod" "$moddir/$rel"
+		else
+			case $path in
+			*.xz) xz -dc "$path" >"$moddir/$rel" ;;
+			*.zst) zstd -qdc "$path" >"$moddir/$rel" ;;
+			*.gz) gzip -dc "$path" >"$moddir/$rel" ;;
+			*) cp "$path" "$moddir/$rel" ;;
+			esac
+		fi
+		for dep in $(modinfo -b "$modroot" -k "$release" -F depends "$name" | tr ',' ' '); do
+			add_module "$dep"
+		done
+	}
+	for m in "${wanted_modules[@]}"; do add_module "$m"; done
+	cp "$src_moddir"/modules.builtin* "$moddir/" 2>/dev/null || true
+fi
+: >"$moddir/modules.order"
+for ko in "${extra_modules[@]}"; do
+	install -D -m 0644 "$ko" "$moddir/kernel/extra/$(basename "$ko")"
+done
+if [[ -n $dm_mod && ! -e $moddir/kernel/drivers/md/dm-mod.ko ]]; then
+	echo "mkinitramfs: --dm-mod given but this kernel has no modular dm-mod" >&2
+	exit 1
+fi
+depmod -b "$root" "$release"
+
+# The init program, the suites and their shared helpers.
+install -m 0755 "$top/tests/vm/init" "$root/init"
+cp "$top/tests/selftests/lib.sh" "$root/tests/"
+for s in $suites; do
+	[[ -d $top/tests/selftests/$s ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
+	cp -r "$top/tests/selftests/$s" "$root/tests/$s"
+done
+{
+	echo "IOTALLY_SUITES=\"$suites\""
+	[[ -n $guest_config ]] && cat "$guest_config"
+} >"$root/etc/iotally.conf"
+
+(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "  INITRAMFS $out ($(du -h "$out" | cut -f1), modules: $(find "$moddir" -name '*.ko' | wc -l), suites: ${suites:-none})"

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Boot a guest kernel under QEMU (TCG), run test suites in it and count results.
+#
+#   tests/vm/run.sh --kernel stock|patched [--debug] [--name NAME]
+#                   [--dm-mod KO] [--extra-module KO]... [--suite S]...
+#                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
+#                   [--kunit-suites N] [--guest-config FILE]
+#
+#   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
+#   patched  build/kernel (or build/kernel-debug with --debug): our kernel
+#
+# Logs: build/logs/NAME/{console.log,tap.log,results}. The last line printed
+# is "RESULT pass fail skip"; the exit status is non-zero on any failure, a
+# missing test, a guest that did not finish, or a kernel splat.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../scripts/versions.sh
+. "$top/scripts/versions.sh"
+
+kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
+guest_config=
+suites=()
+extra=()
+while (($#)); do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--debug) debug=1; shift ;;
+	--name) name=$2; shift 2 ;;
+	--dm-mod) dm_mod=$(readlink -f "$2"); shift 2 ;;
+	--extra-module) extra+=(--extra-module "$(readlink -f "$2")"); shift 2 ;;
+	--suite) suites+=("$2"); shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--kunit-suites) kunit_suites=$2; shift 2 ;;
+	--guest-config) guest_config=$(readlink -f "$2"); shift 2 ;;
+	-h | --help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+
+case $kernel in
+stock)
+	image=/boot/vmlinuz-$KERNEL_RELEASE
+	release=$KERNEL_RELEASE
+	modroot=/
+	;;
+patched)
+	kdir=$top/build/kernel
+	((debug)) && kdir=$top/build/kernel-debug
+	image=$kdir/arch/x86/boot/bzImage
+	[[ -f $kdir/include/config/kernel.release ]] || { echo "run.sh: $kdir is not built (make kernel)" >&2; exit 2; }
+	release=$(cat "$kdir/include/config/kernel.release")
+	modroot=$kdir/modinstall
+	;;
+*) echo "run.sh: --kernel stock|patched is required" >&2; exit 2 ;;
+esac
+[[ -f $image ]] || { echo "run.sh: no kernel image $image" >&2; exit 2; }
+if [[ -z $name ]]; then
+	name=$kernel
+	((debug)) && name+=-debug
+fi
+logs=$top/build/logs/$name
+rm -rf "$logs"
+mkdir -p "$logs"
+
+args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
+	--suites "${suites[*]:-}")
+[[ -n $dm_mod ]] && args+=(--dm-mod "$dm_mod")
+[[ -n $guest_config ]] && args+=(--config "$guest_config")
+"$top/tests/vm/mkinitramfs.sh" "${args[@]}" "${extra[@]}"
+
+echo "  BOOT    $name: $(basename "$image") ($release), ${#suites[@]} suites, timeout ${timeout}s"
+start=$(date +%s)
+set +e
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp "$QEMU_CPUS" -m "$mem" \
+	-nodefaults -display none -no-reboot -monitor none \
+	-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \
+	-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append" </dev/null >"$logs/qemu.log" 2>&1
+qemu_rc=$?
+set -e
+elapsed=$(($(date +%s) - start))
+echo "  GUEST   $name: qemu exited rc=$qemu_rc after ${elapsed}s"
+
+pass=0 fail=0 skip=0
+add_result() {
+	local line
+	line=$(tail -n 1 "$1")
+	read -r _ p f s <<<"$line"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	head -n -1 "$1"
+}
+
+if ((qemu_rc == 124 || qemu_rc == 137)); then
+	echo "not ok - $name: guest timed out after ${timeout}s"
+	fail=$((fail + 1))
+elif ((qemu_rc != 0)); then
+	echo "not ok - $name: qemu failed (rc=$qemu_rc): $(tail -n 3 "$logs/qemu.log" | tr '\n' ' ')"
+	fail=$((fail + 1))
+fi
+
+awk -v name="$name" -v suites="${suites[*]:-}" -f "$top/tests/vm/parse-tap.awk" \
+	"$logs/tap.log" >"$logs/tap.results"
+add_result "$logs/tap.results"
+
+if [[ $kernel == patched ]]; then
+	awk -v min_suites="$kunit_suites" -f "$top/tests/vm/parse-ktap.awk" \
+		"$logs/console.log" >"$logs/kunit.results"
+	add_result "$logs/kunit.results"
+fi
+
+# Per-CPU behaviour is part of what we test: the guest must see every vCPU.
+cpus=$(sed -n 's/^# iotally-guest .*cpus=\([0-9]*\).*/\1/p' "$logs/tap.log" | head -n 1)
+if [[ -n $cpus && $cpus != "$QEMU_CPUS" ]]; then
+	echo "not ok - $name: the guest sees $cpus CPUs, not $QEMU_CPUS"
+	fail=$((fail + 1))
+fi
+
+# Kernel splats: any of these in the console log fails the run.
+splats='WARNING:|BUG:|Call Trace:|INFO: possible|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|KASAN:|UBSAN:|Oops|general protection fault|Kernel panic|kernel BUG|lockdep is turned off|RCU stall|rcu_sched detected stall'
+if grep -nE "$splats" "$logs/console.log" >"$logs/splats.txt"; then
+	echo "not ok - $name: kernel splat in console.log:"
+	head -n 20 "$logs/splats.txt" | sed 's/^/    /'
+	fail=$((fail + 1))
+fi
+
+echo "$pass $fail $skip" >"$logs/results"
+echo "# $name: $pass passed, ${fail} failed, $skip skipped (logs: build/logs/$name)"
+echo "RESULT $pass $fail $skip"
+((fail == 0))
