@@ -14,8 +14,7 @@ function finish_suite(   missing) {
 	if (!ended) {
 		printf "not ok - %s/%s: suite did not finish\n", name, suite
 		fail++
-	}
-	if (plan < 0) {
+	} else if (plan < 0) {
 		printf "not ok - %s/%s: no TAP plan\n", name, suite
 		fail++
 	} else if (count != plan) {
