@@ -22,9 +22,12 @@ check_ok "dmstats list" dmstats list "$VOL"
 check_eq "dmstats list shows every region" "3" "$(echo "$out" | grep -c "^$VOL ")"
 
 write_at 0 4096 4
-check_ok "dmstats report" dmstats report "$VOL" --regionid 0 -o region_id,area_id,read_count,write_count \
+check_ok "dmstats report" dmstats report "$VOL" -o region_id,area_id,read_count,write_count,hist_count_bounds \
 	--noheadings --nosuffix --separator ,
-check_eq "dmstats report shows the writes in area 0" "0,0,0,4" "$(echo "$out" | sed -n '1s/ *$//p')"
+check_eq "dmstats report shows the writes in area 0 of region 0" "0,0,0,4," "$(echo "$out" | sed -n '1s/ *$//p')"
+# 4 KiB writes to a ramdisk take well under 10 ms: all in the first bin.
+check_eq "dmstats report shows the histogram the kernel counted" "1,0,0,4,0s:4:10ms:0:20ms:0" \
+	"$(echo "$out" | grep '^1,' | sed 's/ *$//')"
 check_ok "dmstats report again" dmstats report "$VOL" --regionid 0 -o region_id,area_id,read_count,write_count \
 	--noheadings --nosuffix --separator ,
 check_eq "dmstats report reads with @stats_print_clear: the second report is empty" "0,0,0,0" \
