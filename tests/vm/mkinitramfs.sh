@@ -116,11 +116,11 @@ depmod -b "$root" "$release"
 
 # The init program, the suites and their shared helpers.
 install -m 0755 "$top/tests/vm/init" "$root/init"
-cp "$top/tests/selftests/lib.sh" "$root/tests/"
+# Every suite is copied (suites share helpers); only the named ones run.
 for s in $suites; do
-	[[ -d $top/tests/selftests/$s ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
-	cp -r "$top/tests/selftests/$s" "$root/tests/$s"
+	[[ -f $top/tests/selftests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
 done
+cp -r "$top/tests/selftests/." "$root/tests/"
 {
 	echo "IOTALLY_SUITES=\"$suites\""
 	[[ -n $guest_config ]] && cat "$guest_config"
