@@ -49,7 +49,8 @@ modules: tree
 
 tools: deps
 	@if [ -f tools/iotally/CMakeLists.txt ]; then \
-		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo && \
+		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+			-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache && \
 		cmake --build $(BUILD)/tools -j$$(nproc); \
 	else echo "tools: tools/iotally is not in this tree yet"; fi
 

@@ -17,6 +17,8 @@ cd "$top"
 . scripts/versions.sh
 logs=$top/build/logs
 mkdir -p "$logs"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0 total_skip=0
 summary=()
@@ -46,7 +48,7 @@ ctest_part() {
 	local name=$1 dir=$2
 	shift 2
 	step "$name-build" bash -c 'cmake -S tools/iotally -B "$0" "$@" && cmake --build "$0" -j"$(nproc)"' \
-		"$dir" "$@" || return 0
+		"$dir" -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" || return 0
 	echo "=== $name"
 	ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" >"$logs/$name.log" 2>&1
 	local rc=$? line p f
@@ -79,6 +81,20 @@ guest() {
 	fi
 }
 
+# tap_part NAME CMD...: a host command that prints TAP.
+tap_part() {
+	local name=$1 p f
+	shift
+	echo "=== $name"
+	"$@" >"$logs/$name.log" 2>&1
+	local rc=$?
+	p=$(grep -c '^ok ' "$logs/$name.log")
+	f=$(grep -c '^not ok ' "$logs/$name.log")
+	grep -A 40 '^not ok ' "$logs/$name.log" | head -n 80
+	((rc != 0 && f == 0)) && f=1
+	record "$name" "$p" "$f" 0
+}
+
 # suites_for KERNEL: the guest suites that apply to a kernel (a suite lists
 # the kernels it needs in its optional "kernels" file; default: all).
 suites_for() {
@@ -107,6 +123,7 @@ fi
 
 # 2. the patched kernel
 if step kernel-build make -s kernel; then
+	tap_part kernel-lint scripts/lint-kernel.sh
 	# shellcheck disable=SC2046
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
 fi

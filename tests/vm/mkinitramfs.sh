@@ -31,7 +31,7 @@ done
 [[ -n $out && -n $release && -n $modroot ]] || { echo "mkinitramfs: --out, --release and --modules are required" >&2; exit 2; }
 
 # Modules the guest may load, by name; dependencies are added by depmod.
-wanted_modules=(dm-mod dm-delay dm-zero brd null_blk loop)
+wanted_modules=(dm-mod dm-delay dm-zero dm-multipath dm-round-robin brd null_blk loop statistic statistic_sample)
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Style and static checks of our kernel C, one TAP line per file and check:
+#   checkpatch.pl --strict on every .c/.h we ship and every patch in series,
+#   sparse (make C=2) on every object of ours the patched kernel builds.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$top/build/src/linux
+out=$top/build/kernel
+cd "$top"
+# The sparse runs build objects in build/kernel: not beside another build.
+exec 8>"$out/.lock"
+flock 8
+
+n=0 failed=0
+result() { # status name [details file]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		[[ -n ${3:-} ]] && sed 's/^/#   /' "$3" | head -n 40
+		failed=$((failed + 1))
+	fi
+}
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+checkpatch=(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG)
+
+mapfile -t files < <(find drivers lib include kernel samples block -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
+for f in "${files[@]}"; do
+	"${checkpatch[@]}" -f "$f" >"$tmp" 2>&1
+	result $? "checkpatch --strict $f" "$tmp"
+done
+if [[ -f patches/series ]]; then
+	while read -r p _; do
+		[[ -z $p || $p == \#* ]] && continue
+		perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --no-signoff "patches/$p" >"$tmp" 2>&1
+		result $? "checkpatch --strict patches/$p" "$tmp"
+	done <patches/series
+fi
+
+# sparse: only objects the kernel configuration builds.
+for f in "${files[@]}"; do
+	[[ $f == *.c ]] || continue
+	obj=${f%.c}.o
+	[[ -f $out/$obj ]] || continue
+	make -s -C "$src" O="$out" C=2 CHECK="sparse -Wsparse-error" "$obj" >"$tmp" 2>&1
+	result $? "sparse $f" "$tmp"
+done
+
+echo "1..$n"
+((failed == 0))
