@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Device-mapper I/O statistics: structures shared by the engine's files
+ * (messages, region index, I/O accounting) and its KUnit tests.
+ */
+#ifndef DM_STATS_INTERNAL_H
+#define DM_STATS_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <asm/local64.h>
+#include <linux/rcupdate.h>
+
+#include "dm-stats.h"
+
+#define DM_STATS_PRECISE_TIMESTAMPS	1U
+
+/* Upstream's limits, kept so that the same requests succeed or fail. */
+#define DM_STATS_MAX_AREAS		8388608U
+#define DM_STATS_MAX_HISTOGRAM_CELLS	134217728U
+
+/*
+ * Counters of one area on one CPU. Only that CPU adds to them (local64_t:
+ * safe against its own interrupts, no bus lock); readers fold all CPUs.
+ *
+ * @in_flight counts starts minus ends seen on this CPU, so one CPU's value
+ * may be negative; only the sum means something. @queue_acc holds the sum
+ * of end stamps minus start stamps: the time in queue up to now is
+ * @queue_acc + in_flight * now, summed over CPUs.
+ */
+struct dm_stats_counters {
+	local64_t ios[2];
+	local64_t merges[2];
+	local64_t sectors[2];
+	local64_t ticks[2];
+	local64_t io_ticks[2];
+	local64_t io_ticks_total;
+	local64_t queue_acc;
+	local64_t in_flight[2];
+	local64_t histogram[];
+};
+
+/* One area's counters folded over all CPUs, in the region's time unit. */
+struct dm_stats_totals {
+	u64 ios[2];
+	u64 merges[2];
+	u64 sectors[2];
+	u64 ticks[2];
+	u64 io_ticks[2];
+	u64 io_ticks_total;
+	u64 time_in_queue;
+	int in_flight;
+	u64 histogram[];
+};
+
+/**
+ * struct dm_stats_region - one region created by @stats_create
+ * @id: region id
+ * @flags: DM_STATS_PRECISE_TIMESTAMPS
+ * @gen: generation at creation (see struct dm_stats_aux)
+ * @start: first sector
+ * @end: sector after the last one
+ * @step: area size in sectors
+ * @n_areas: number of areas
+ * @n_bounds: number of histogram boundaries (0: no histogram)
+ * @bounds: histogram boundaries, strictly increasing
+ * @program_id: program id string
+ * @aux_data: aux data string
+ * @area_bytes: size of one area's struct dm_stats_counters
+ * @alloc_bytes: memory charged to the statistics limit for this region
+ * @stamps: per area, time of the last io_ticks update
+ * @rcu: for freeing after readers are gone
+ * @percpu: per possible CPU, the counters of all areas (nr_cpu_ids slots)
+ */
+struct dm_stats_region {
+	int id;
+	unsigned int flags;
+	u64 gen;
+	sector_t start;
+	sector_t end;
+	sector_t step;
+	size_t n_areas;
+	unsigned int n_bounds;
+	u64 *bounds;
+	char *program_id;
+	char *aux_data;
+	size_t area_bytes;
+	size_t alloc_bytes;
+	atomic64_t *stamps;
+	struct rcu_head rcu;
+	struct dm_stats_counters *percpu[];
+};
+
+static inline bool dm_stats_region_precise(const struct dm_stats_region *r)
+{
+	return r->flags & DM_STATS_PRECISE_TIMESTAMPS;
+}
+
+static inline struct dm_stats_counters *
+dm_stats_area_counters(const struct dm_stats_region *r, int cpu, size_t area)
+{
+	return (void *)r->percpu[cpu] + area * r->area_bytes;
+}
+
+/* --- memory accounting (dm-stats.c) --- */
+unsigned long dm_stats_memory_limit(void);
+bool dm_stats_mem_claim(size_t bytes, bool enforce);
+void dm_stats_mem_release(size_t bytes);
+unsigned long dm_stats_mem_used(void);
+u64 dm_stats_next_gen(void);
+
+/* --- region index (dm-stats-index.c) --- */
+struct dm_stats_index_entry {
+	sector_t start;
+	sector_t end;
+	sector_t max_end;	/* largest end in the implicit subtree */
+	struct dm_stats_region *region;
+};
+
+/**
+ * struct dm_stats_index - immutable snapshot of a device's regions
+ * @rcu: for freeing after readers are gone
+ * @gen: generation of this snapshot
+ * @alloc_bytes: memory charged for it
+ * @nr: number of entries
+ * @precise: some region wants precise timestamps
+ * @e: entries sorted by start; an implicit balanced tree (root of
+ *	[lo, hi) at (lo + hi) / 2) augmented with the largest end below
+ */
+struct dm_stats_index {
+	struct rcu_head rcu;
+	u64 gen;
+	size_t alloc_bytes;
+	unsigned int nr;
+	bool precise;
+	struct dm_stats_index_entry e[];
+};
+
+#define DM_STATS_ITER_DEPTH	40
+
+struct dm_stats_index_iter {
+	const struct dm_stats_index *idx;
+	sector_t lo;
+	sector_t hi;
+	unsigned int sp;
+	struct {
+		unsigned int lo;
+		unsigned int hi;
+	} stack[DM_STATS_ITER_DEPTH];
+};
+
+struct dm_stats_index *dm_stats_index_insert(const struct dm_stats_index *old,
+					     struct dm_stats_region *r, u64 gen);
+struct dm_stats_index *dm_stats_index_remove(const struct dm_stats_index *old,
+					     struct dm_stats_region *r, u64 gen);
+void dm_stats_index_free(struct dm_stats_index *idx);
+void dm_stats_index_free_rcu(struct dm_stats_index *idx);
+void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
+			      const struct dm_stats_index *idx,
+			      sector_t lo, sector_t hi);
+struct dm_stats_region *dm_stats_index_iter_next(struct dm_stats_index_iter *it);
+
+/* --- counters (dm-stats-io.c) --- */
+unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value);
+size_t dm_stats_totals_size(const struct dm_stats_region *r);
+void dm_stats_fold(struct dm_stats_region *r, size_t area,
+		   struct dm_stats_totals *t);
+void dm_stats_subtract(struct dm_stats_region *r, size_t area,
+		       const struct dm_stats_totals *t);
+u64 dm_stats_to_user_time(const struct dm_stats_region *r, u64 t);
+
+/* --- regions and messages (dm-stats.c) --- */
+struct dm_stats_create_args {
+	sector_t start;
+	sector_t end;
+	sector_t step;
+	unsigned int flags;
+	unsigned int n_bounds;
+	u64 *bounds;		/* kmalloc'ed, owned by the caller */
+	const char *program_id;
+	const char *aux_data;
+};
+
+int dm_stats_parse_create(unsigned int argc, char **argv, sector_t dev_size,
+			  struct dm_stats_create_args *a);
+int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds);
+int dm_stats_region_create(struct dm_stats *st,
+			   const struct dm_stats_create_args *a);
+int dm_stats_region_delete(struct dm_stats *st, int id);
+int dm_stats_region_clear(struct dm_stats *st, int id);
+int dm_stats_region_list(struct dm_stats *st, const char *program,
+			 char *result, unsigned int maxlen);
+int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
+			  unsigned long count, bool clear,
+			  char *result, unsigned int maxlen);
+int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux);
+int dm_stats_dispatch(struct dm_stats *st, sector_t dev_size,
+		      unsigned int argc, char **argv,
+		      char *result, unsigned int maxlen);
+
+#endif

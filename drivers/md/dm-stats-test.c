@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the device-mapper statistics engine: message parsing and
+ * output, the region index against a brute-force model, splitting I/O
+ * across areas and regions, histogram cells and memory accounting.
+ */
+#include <kunit/test.h>
+#include <linux/jiffies.h>
+#include <linux/prandom.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "dm-stats-internal.h"
+
+#define DEV_SECTORS	1000
+#define RESULT_LEN	4096
+
+/* A device's statistics, without a device. */
+struct stats_fixture {
+	struct dm_stats st;
+	char result[RESULT_LEN];
+};
+
+static int stats_fixture_init(struct kunit *test)
+{
+	struct stats_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_EQ(test, dm_stats_init(&f->st), 0);
+	test->priv = f;
+	return 0;
+}
+
+static void stats_fixture_exit(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+
+	dm_stats_cleanup(&f->st);
+	rcu_barrier();
+}
+
+/* Split a message at spaces into a kunit-managed argv. */
+static unsigned int split(struct kunit *test, const char *line, char ***argvp)
+{
+	char *copy = kunit_kzalloc(test, strlen(line) + 1, GFP_KERNEL);
+	char **argv = kunit_kcalloc(test, 32, sizeof(char *), GFP_KERNEL);
+	unsigned int argc = 0;
+	char *tok;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	memcpy(copy, line, strlen(line) + 1);
+	while ((tok = strsep(&copy, " ")) && argc < 32)
+		if (*tok)
+			argv[argc++] = tok;
+	*argvp = argv;
+	return argc;
+}
+
+/* Send a message; the output is in f->result. */
+static int send(struct kunit *test, const char *line)
+{
+	struct stats_fixture *f = test->priv;
+	char **argv;
+	unsigned int argc = split(test, line, &argv);
+
+	f->result[0] = 0;
+	return dm_stats_dispatch(&f->st, DEV_SECTORS, argc, argv, f->result,
+				 RESULT_LEN);
+}
+
+static const char *list(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_list"), 1);
+	return f->result;
+}
+
+/* ---------------------------------------------------------------- parser */
+
+struct parse_case {
+	const char *args;	/* after "@stats_create" */
+	int ret;
+	u64 start, end, step;
+	unsigned int flags;
+	unsigned int n_bounds;
+	u64 last_bound;
+	const char *program_id, *aux_data;
+};
+
+static const struct parse_case parse_cases[] = {
+	{ "- /1", 0, 0, DEV_SECTORS, DEV_SECTORS, 0, 0, 0, "-", "-" },
+	{ "- /3", 0, 0, DEV_SECTORS, 334, 0, 0, 0, "-", "-" },
+	{ "- /1000", 0, 0, DEV_SECTORS, 1, 0, 0, 0, "-", "-" },
+	{ "- /4000", 0, 0, DEV_SECTORS, 1, 0, 0, 0, "-", "-" },
+	{ "10+20 5", 0, 10, 30, 5, 0, 0, 0, "-", "-" },
+	{ "0+1 1", 0, 0, 1, 1, 0, 0, 0, "-", "-" },
+	{ "5+10 100", 0, 5, 15, 100, 0, 0, 0, "-", "-" },
+	{ "18446744073709551614+1 1", 0, 18446744073709551614ULL,
+	  18446744073709551615ULL, 1, 0, 0, 0, "-", "-" },
+	{ "- 100 0", 0, 0, DEV_SECTORS, 100, 0, 0, 0, "-", "-" },
+	{ "- 100 1 precise_timestamps", 0, 0, DEV_SECTORS, 100,
+	  DM_STATS_PRECISE_TIMESTAMPS, 0, 0, "-", "-" },
+	{ "- 100 1 PRECISE_Timestamps", 0, 0, DEV_SECTORS, 100,
+	  DM_STATS_PRECISE_TIMESTAMPS, 0, 0, "-", "-" },
+	{ "- 100 2 precise_timestamps precise_timestamps", 0, 0, DEV_SECTORS,
+	  100, DM_STATS_PRECISE_TIMESTAMPS, 0, 0, "-", "-" },
+	{ "- 100 1 histogram:7", 0, 0, DEV_SECTORS, 100, 0, 1, 7, "-", "-" },
+	{ "- 100 1 HISTOGRAM:1,2,30", 0, 0, DEV_SECTORS, 100, 0, 3, 30, "-", "-" },
+	{ "- 100 2 histogram:5,6 precise_timestamps p a", 0, 0, DEV_SECTORS, 100,
+	  DM_STATS_PRECISE_TIMESTAMPS, 2, 6, "p", "a" },
+	{ "- 100 prog", 0, 0, DEV_SECTORS, 100, 0, 0, 0, "prog", "-" },
+	{ "- 100 prog aux", 0, 0, DEV_SECTORS, 100, 0, 0, 0, "prog", "aux" },
+	{ "- 100 0 prog aux", 0, 0, DEV_SECTORS, 100, 0, 0, 0, "prog", "aux" },
+	{ "- 100 1 precise_timestamps 12x", 0, 0, DEV_SECTORS, 100,
+	  DM_STATS_PRECISE_TIMESTAMPS, 0, 0, "12x", "-" },
+	/* Errors: every one is -EINVAL. */
+	{ "", -EINVAL },
+	{ "-", -EINVAL },
+	{ "abc 1", -EINVAL },
+	{ "10 1", -EINVAL },
+	{ "10+ 1", -EINVAL },
+	{ "+5 1", -EINVAL },
+	{ "-1+5 1", -EINVAL },
+	{ "10+20x 1", -EINVAL },
+	{ "10+0 1", -EINVAL },
+	{ "18446744073709551615+1 1", -EINVAL },
+	{ "- 0", -EINVAL },
+	{ "- /0", -EINVAL },
+	{ "- abc", -EINVAL },
+	{ "- 10x", -EINVAL },
+	{ "- /x", -EINVAL },
+	{ "- /5x", -EINVAL },
+	{ "- 100 1", -EINVAL },
+	{ "- 100 2 precise_timestamps", -EINVAL },
+	{ "- 100 1 bogus", -EINVAL },
+	{ "- 100 1 histogram", -EINVAL },
+	{ "- 100 1 histogram:", -EINVAL },
+	{ "- 100 1 histogram:0", -EINVAL },
+	{ "- 100 1 histogram:2,1", -EINVAL },
+	{ "- 100 1 histogram:1,1", -EINVAL },
+	{ "- 100 1 histogram:1,,2", -EINVAL },
+	{ "- 100 1 histogram:1,2,", -EINVAL },
+	{ "- 100 1 histogram:,1", -EINVAL },
+	{ "- 100 1 histogram:a", -EINVAL },
+	{ "- 100 1 histogram:1x", -EINVAL },
+	{ "- 100 1 histogram:1;2", -EINVAL },
+	{ "- 100 2 histogram:1 histogram:2", -EINVAL },
+	{ "- 100 prog aux extra", -EINVAL },
+	{ "- 100 0 prog aux extra", -EINVAL },
+	{ "- 100 123", -EINVAL },	/* an all-digit program id counts options */
+};
+
+static void parse_create_cases(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parse_cases); i++) {
+		const struct parse_case *c = &parse_cases[i];
+		struct dm_stats_create_args a;
+		char line[128];
+		char **argv;
+		unsigned int argc;
+		int ret;
+
+		snprintf(line, sizeof(line), "@stats_create %s", c->args);
+		argc = split(test, line, &argv);
+		ret = dm_stats_parse_create(argc, argv, DEV_SECTORS, &a);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "args '%s'", c->args);
+		if (ret) {
+			KUNIT_EXPECT_NULL_MSG(test, a.bounds, "args '%s'", c->args);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, a.start, c->start, "args '%s'", c->args);
+		KUNIT_EXPECT_EQ_MSG(test, a.end, c->end, "args '%s'", c->args);
+		KUNIT_EXPECT_EQ_MSG(test, a.step, c->step, "args '%s'", c->args);
+		KUNIT_EXPECT_EQ_MSG(test, a.flags, c->flags, "args '%s'", c->args);
+		KUNIT_EXPECT_EQ_MSG(test, a.n_bounds, c->n_bounds, "args '%s'", c->args);
+		if (a.n_bounds && c->n_bounds)
+			KUNIT_EXPECT_EQ_MSG(test, a.bounds[a.n_bounds - 1],
+					    c->last_bound, "args '%s'", c->args);
+		KUNIT_EXPECT_STREQ_MSG(test, a.program_id, c->program_id,
+				       "args '%s'", c->args);
+		KUNIT_EXPECT_STREQ_MSG(test, a.aux_data, c->aux_data,
+				       "args '%s'", c->args);
+		kfree(a.bounds);
+	}
+}
+
+static void parse_create_empty_device(struct kunit *test)
+{
+	struct dm_stats_create_args a;
+	char **argv;
+	unsigned int argc = split(test, "@stats_create - /1", &argv);
+
+	KUNIT_ASSERT_EQ(test, dm_stats_parse_create(argc, argv, 0, &a), 0);
+	KUNIT_EXPECT_EQ(test, a.start, 0);
+	KUNIT_EXPECT_EQ(test, a.end, 1);
+	KUNIT_EXPECT_EQ(test, a.step, 1);
+}
+
+static void parse_histogram_values(struct kunit *test)
+{
+	unsigned int n;
+	u64 *b;
+
+	KUNIT_ASSERT_EQ(test, dm_stats_parse_histogram("1,10,100,18446744073709551615",
+						       &n, &b), 0);
+	KUNIT_ASSERT_EQ(test, n, 4);
+	KUNIT_EXPECT_EQ(test, b[0], 1);
+	KUNIT_EXPECT_EQ(test, b[1], 10);
+	KUNIT_EXPECT_EQ(test, b[2], 100);
+	KUNIT_EXPECT_EQ(test, b[3], U64_MAX);
+	kfree(b);
+}
+
+/* --------------------------------------------------------------- messages */
+
+static void msg_unknown_is_not_ours(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_bogus 0"), 2);
+	KUNIT_EXPECT_EQ(test, send(test, "@cancel_deferred_remove"), 2);
+}
+
+static void msg_argument_errors(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"@stats_delete", "@stats_delete 0 1", "@stats_delete x",
+		"@stats_delete -1", "@stats_delete 0x", "@stats_clear",
+		"@stats_clear 0 0", "@stats_clear y", "@stats_list a b",
+		"@stats_print", "@stats_print 0 1", "@stats_print 0 1 2 3",
+		"@stats_print -2", "@stats_print 0 x -", "@stats_print 0 - y",
+		"@stats_print 0 1x 1", "@stats_print_clear", "@stats_print_clear z",
+		"@stats_set_aux 0", "@stats_set_aux 0 a b", "@stats_set_aux -5 a",
+		"@stats_create - /0",
+	};
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - 100"), 1);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, send(test, bad[i]), -EINVAL, "'%s'", bad[i]);
+	/* The region is still there and unchanged. */
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+1000 100 - -\n");
+}
+
+static void msg_unknown_id(struct kunit *test)
+{
+	static const char * const missing[] = {
+		"@stats_delete 3", "@stats_clear 3", "@stats_print 3",
+		"@stats_print_clear 3 0 1", "@stats_set_aux 3 x",
+	};
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - 100"), 1);
+	for (i = 0; i < ARRAY_SIZE(missing); i++)
+		KUNIT_EXPECT_EQ_MSG(test, send(test, missing[i]), -ENOENT,
+				    "'%s'", missing[i]);
+}
+
+static void msg_ids_reuse_lowest_free(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char want[4];
+
+		KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+		snprintf(want, sizeof(want), "%d", i);
+		KUNIT_EXPECT_STREQ(test, f->result, want);
+	}
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 2"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 2"), -ENOENT);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "1");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "2");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "4");
+}
+
+static void msg_list_text(struct kunit *test)
+{
+	const char *both = "@stats_create - 100 2 precise_timestamps histogram:1,20,300";
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 10+90 /4 prog aux"), 1);
+	KUNIT_ASSERT_EQ(test, send(test, both), 1);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+1 1 other"), 1);
+	KUNIT_EXPECT_STREQ(test, list(test),
+			   "0: 10+90 23 prog aux\n"
+			   "1: 0+1000 100 - - precise_timestamps histogram:1,20,300\n"
+			   "2: 0+1 1 other -\n");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_list prog"), 1);
+	KUNIT_EXPECT_STREQ(test, ((struct stats_fixture *)test->priv)->result,
+			   "0: 10+90 23 prog aux\n");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_list nobody"), 1);
+	KUNIT_EXPECT_STREQ(test, ((struct stats_fixture *)test->priv)->result, "");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_set_aux 2 new"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@STATS_LIST other"), 1);
+	KUNIT_EXPECT_STREQ(test, ((struct stats_fixture *)test->priv)->result,
+			   "2: 0+1 1 other new\n");
+}
+
+/* dm-ioctl hands out a result buffer that overlaps the message itself. */
+static void msg_list_filter_in_result_buffer(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	char *buf = kunit_kzalloc(test, RESULT_LEN, GFP_KERNEL);
+	char *argv[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1 myprog"), 1);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1 myprog aux"), 1);
+	strscpy(buf + 8, "@stats_list", 12);
+	strscpy(buf + 20, "myprog", 7);
+	argv[0] = buf + 8;
+	argv[1] = buf + 20;
+	KUNIT_EXPECT_EQ(test, dm_stats_dispatch(&f->st, DEV_SECTORS, 2, argv,
+						buf, RESULT_LEN), 1);
+	KUNIT_EXPECT_STREQ(test, buf, "0: 0+1000 1000 myprog -\n"
+			   "1: 0+1000 1000 myprog aux\n");
+}
+
+static void msg_print_text(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+250 100 1 histogram:5,9"), 1);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print 0"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result,
+			   "100+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n"
+			   "200+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n"
+			   "300+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print 0 1 1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result,
+			   "200+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print 0 2 -"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result,
+			   "300+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print 0 - 1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result,
+			   "100+100 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0\n");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print 0 7 1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print_clear 0 1 0"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "");
+}
+
+static void msg_create_checks_buffer_first(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	char small[4];
+	char **argv;
+	unsigned int argc = split(test, "@stats_create - /1", &argv);
+
+	/* An id that could not be returned must not be created. */
+	KUNIT_EXPECT_EQ(test, dm_stats_dispatch(&f->st, DEV_SECTORS, argc, argv,
+						small, sizeof(small)), 1);
+	KUNIT_EXPECT_STREQ(test, list(test), "");
+}
+
+static const char *many_bounds_line(struct kunit *test)
+{
+	char *line = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	unsigned int i, len;
+
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	len = scnprintf(line, 1024, "@stats_create 0+1048576 1 1 histogram:1");
+	for (i = 2; i <= 128; i++)
+		len += scnprintf(line + len, 1024 - len, ",%u", i);
+	return line;
+}
+
+static void msg_failed_create_changes_nothing(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	unsigned long before;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /2"), 1);
+	before = dm_stats_mem_used();
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_create - 100 1 histogram:3,2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_create 0+16777216 1"), -EOVERFLOW);
+	/* 128 boundaries on 2^20 areas: 129 * 2^20 cells is over the limit. */
+	KUNIT_EXPECT_EQ(test, send(test, many_bounds_line(test)), -EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), before);
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+1000 500 - -\n");
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "1");
+}
+
+/* ------------------------------------------------------------ histogram */
+
+static unsigned int bucket_model(const u64 *b, unsigned int n, u64 v)
+{
+	unsigned int i = 0;
+
+	while (i < n && b[i] <= v)
+		i++;
+	return i;
+}
+
+static void hist_bucket_boundaries(struct kunit *test)
+{
+	static const u64 b[] = { 1, 10, 11, 100, U64_MAX - 1 };
+	unsigned int n = ARRAY_SIZE(b), i;
+
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_bucket(b, n, 0), 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, dm_stats_hist_bucket(b, n, b[i] - 1),
+				    i == 0 || b[i - 1] < b[i] - 1 ? i : i,
+				    "just below bound %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, dm_stats_hist_bucket(b, n, b[i]), i + 1,
+				    "at bound %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, dm_stats_hist_bucket(b, n, b[i] + 1),
+				    bucket_model(b, n, b[i] + 1), "above bound %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_bucket(b, n, U64_MAX), n);
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_bucket(b, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_bucket(b, 1, 1), 1);
+}
+
+static void hist_bucket_random(struct kunit *test)
+{
+	struct rnd_state rnd;
+	u64 b[64];
+	unsigned int i, n, round;
+
+	prandom_seed_state(&rnd, 42);
+	for (round = 0; round < 200; round++) {
+		u64 v = 0;
+
+		n = 1 + prandom_u32_state(&rnd) % ARRAY_SIZE(b);
+		for (i = 0; i < n; i++) {
+			v += 1 + prandom_u32_state(&rnd) % 50;
+			b[i] = v;
+		}
+		for (i = 0; i < 100; i++) {
+			u64 x = prandom_u32_state(&rnd) % (v + 10);
+
+			KUNIT_ASSERT_EQ_MSG(test, dm_stats_hist_bucket(b, n, x),
+					    bucket_model(b, n, x),
+					    "n %u value %llu", n, x);
+		}
+	}
+}
+
+/* ---------------------------------------------------------- region index */
+
+#define MODEL_MAX	300
+
+struct index_model {
+	struct dm_stats_region *r[MODEL_MAX];
+	bool live[MODEL_MAX];
+	struct dm_stats_index *idx;
+};
+
+static void alloc_model(struct kunit *test, struct index_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX; i++) {
+		m->r[i] = kunit_kzalloc(test, sizeof(*m->r[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, m->r[i]);
+	}
+}
+
+static void index_query_check(struct kunit *test, struct index_model *m,
+			      sector_t lo, sector_t hi)
+{
+	DECLARE_BITMAP(seen, MODEL_MAX);
+	struct dm_stats_index_iter it;
+	struct dm_stats_region *r;
+	unsigned int i;
+
+	bitmap_zero(seen, MODEL_MAX);
+	if (m->idx) {
+		dm_stats_index_iter_init(&it, m->idx, lo, hi);
+		while ((r = dm_stats_index_iter_next(&it))) {
+			for (i = 0; i < MODEL_MAX && m->r[i] != r; i++)
+				;
+			KUNIT_ASSERT_LT(test, i, MODEL_MAX);
+			KUNIT_ASSERT_FALSE_MSG(test, test_bit(i, seen),
+					       "region %u found twice", i);
+			__set_bit(i, seen);
+		}
+	}
+	for (i = 0; i < MODEL_MAX; i++) {
+		bool want = m->live[i] && m->r[i]->start < hi && m->r[i]->end > lo;
+
+		KUNIT_ASSERT_EQ_MSG(test, test_bit(i, seen), want,
+				    "region %u [%llu,%llu) query [%llu,%llu)", i,
+				    (u64)m->r[i]->start, (u64)m->r[i]->end,
+				    (u64)lo, (u64)hi);
+	}
+}
+
+static void index_random_vs_model(struct kunit *test)
+{
+	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned long base = dm_stats_mem_used();
+	struct rnd_state rnd;
+	unsigned int step, live = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	alloc_model(test, m);
+	prandom_seed_state(&rnd, 7);
+	for (step = 0; step < 3000; step++) {
+		unsigned int i = prandom_u32_state(&rnd) % MODEL_MAX;
+		struct dm_stats_index *next;
+
+		if (!m->live[i]) {
+			/* Mix tiny, tiled, nested and whole-space regions. */
+			u32 kind = prandom_u32_state(&rnd) % 4;
+			sector_t s = prandom_u32_state(&rnd) % 10000;
+			static const u32 max_len[] = { 1, 50, 3000, 1 };
+			sector_t len = kind == 3 ? 20000 :
+				       1 + prandom_u32_state(&rnd) % max_len[kind];
+
+			m->r[i]->start = kind == 3 ? 0 : s;
+			m->r[i]->end = m->r[i]->start + len;
+			next = dm_stats_index_insert(m->idx, m->r[i], step + 1);
+			KUNIT_ASSERT_NOT_NULL(test, next);
+			m->live[i] = true;
+			live++;
+		} else {
+			next = dm_stats_index_remove(m->idx, m->r[i], step + 1);
+			m->live[i] = false;
+			live--;
+			KUNIT_ASSERT_EQ(test, !next, !live);
+		}
+		dm_stats_index_free(m->idx);
+		m->idx = next;
+		if (m->idx)
+			KUNIT_ASSERT_EQ(test, m->idx->nr, live);
+		if (step % 10 == 0) {
+			sector_t lo = prandom_u32_state(&rnd) % 10500;
+			sector_t hi = lo + 1 + prandom_u32_state(&rnd) % 300;
+
+			index_query_check(test, m, lo, hi);
+			index_query_check(test, m, lo, lo + 1);
+		}
+	}
+	dm_stats_index_free(m->idx);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
+static void index_sorted_and_augmented(struct kunit *test)
+{
+	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	struct dm_stats_index *next;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	alloc_model(test, m);
+	for (i = 0; i < 100; i++) {
+		m->r[i]->start = (i * 37) % 100;
+		m->r[i]->end = m->r[i]->start + 1 + i % 7;
+		next = dm_stats_index_insert(m->idx, m->r[i], i + 1);
+		KUNIT_ASSERT_NOT_NULL(test, next);
+		dm_stats_index_free(m->idx);
+		m->idx = next;
+	}
+	KUNIT_EXPECT_EQ(test, m->idx->gen, 100);
+	for (i = 1; i < m->idx->nr; i++)
+		KUNIT_EXPECT_LE(test, m->idx->e[i - 1].start, m->idx->e[i].start);
+	dm_stats_index_free(m->idx);
+}
+
+/* ------------------------------------------------ splitting I/O, counters */
+
+struct split_region {
+	int id;
+	sector_t start, end, step;
+	u64 *ios;	/* per area, [READ, WRITE] interleaved */
+	u64 *sectors;
+};
+
+static void read_area(struct kunit *test, struct dm_stats *st, int id,
+		      size_t area, struct dm_stats_totals *t)
+{
+	struct dm_stats_region *r = xa_load(&st->regions, id);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	dm_stats_fold(r, area, t);
+}
+
+static void split_random_vs_model(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct split_region sr[6];
+	struct dm_stats_totals *t;
+	struct rnd_state rnd;
+	unsigned int i, n;
+
+	prandom_seed_state(&rnd, 1234);
+	t = kunit_kzalloc(test, sizeof(*t) + 8 * sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < ARRAY_SIZE(sr); i++) {
+		struct dm_stats_create_args a = { .program_id = "-", .aux_data = "-" };
+		size_t areas;
+
+		a.start = prandom_u32_state(&rnd) % 500;
+		a.end = a.start + 1 + prandom_u32_state(&rnd) % 500;
+		a.step = 1 + prandom_u32_state(&rnd) % 64;
+		sr[i].id = dm_stats_region_create(&f->st, &a);
+		KUNIT_ASSERT_GE(test, sr[i].id, 0);
+		sr[i].start = a.start;
+		sr[i].end = a.end;
+		sr[i].step = a.step;
+		areas = DIV_ROUND_UP(a.end - a.start, a.step);
+		sr[i].ios = kunit_kcalloc(test, areas * 2, sizeof(u64), GFP_KERNEL);
+		sr[i].sectors = kunit_kcalloc(test, areas * 2, sizeof(u64), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, sr[i].ios);
+		KUNIT_ASSERT_NOT_NULL(test, sr[i].sectors);
+	}
+
+	for (n = 0; n < 500; n++) {
+		sector_t lo = prandom_u32_state(&rnd) % 1100;
+		unsigned int len = 1 + prandom_u32_state(&rnd) % 200;
+		int dir = prandom_u32_state(&rnd) & 1;
+		struct dm_stats_aux aux;
+		sector_t s;
+
+		dm_stats_account_io(&f->st, dir, lo, len, false, 0, &aux);
+		dm_stats_account_io(&f->st, dir, lo, len, true, 0, &aux);
+		/* Model: sector by sector, one I/O per area touched. */
+		for (i = 0; i < ARRAY_SIZE(sr); i++) {
+			size_t prev = SIZE_MAX;
+
+			for (s = lo; s < lo + len; s++) {
+				size_t a;
+
+				if (s < sr[i].start || s >= sr[i].end)
+					continue;
+				a = (s - sr[i].start) / sr[i].step;
+				sr[i].sectors[a * 2 + dir]++;
+				if (a != prev)
+					sr[i].ios[a * 2 + dir]++;
+				prev = a;
+			}
+		}
+	}
+
+	for (i = 0; i < ARRAY_SIZE(sr); i++) {
+		size_t a, areas = DIV_ROUND_UP(sr[i].end - sr[i].start, sr[i].step);
+
+		for (a = 0; a < areas; a++) {
+			read_area(test, &f->st, sr[i].id, a, t);
+			KUNIT_ASSERT_EQ_MSG(test, t->ios[READ], sr[i].ios[a * 2],
+					    "region %u area %zu", i, a);
+			KUNIT_ASSERT_EQ_MSG(test, t->ios[WRITE], sr[i].ios[a * 2 + 1],
+					    "region %u area %zu", i, a);
+			KUNIT_ASSERT_EQ_MSG(test, t->sectors[READ], sr[i].sectors[a * 2],
+					    "region %u area %zu", i, a);
+			KUNIT_ASSERT_EQ_MSG(test, t->sectors[WRITE],
+					    sr[i].sectors[a * 2 + 1],
+					    "region %u area %zu", i, a);
+			KUNIT_ASSERT_EQ(test, t->in_flight, 0);
+		}
+	}
+}
+
+static void split_straddling_io(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_totals t;
+	struct dm_stats_aux aux;
+
+	/* Areas [100,110) [110,120) [120,125). */
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+25 10"), 1);
+	dm_stats_account_io(&f->st, WRITE, 95, 30, false, 0, &aux);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 1);
+	read_area(test, &f->st, 0, 2, &t);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 1);
+	dm_stats_account_io(&f->st, WRITE, 95, 30, true, 0, &aux);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 10);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+	read_area(test, &f->st, 0, 1, &t);
+	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 10);
+	read_area(test, &f->st, 0, 2, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 5);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+}
+
+static void generation_excludes_older_io(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux before, during;
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &before);
+	/* Region 1 appears while "before" is in flight. */
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_account_io(&f->st, READ, 50, 8, false, 0, &during);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &before);
+	dm_stats_account_io(&f->st, READ, 50, 8, true, 0, &during);
+
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 2);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+	read_area(test, &f->st, 1, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_EQ(test, t.sectors[READ], 8);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+static void clear_keeps_in_flight(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux a, b;
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
+	dm_stats_account_io(&f->st, READ, 8, 8, false, 0, &b);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_clear 0"), 1);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 1);
+	dm_stats_account_io(&f->st, READ, 8, 8, true, 0, &b);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+	/* print_clear: printed, then cleared. */
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_print_clear 0"), 1);
+	KUNIT_EXPECT_EQ(test, f->result[0] != 0, true);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+}
+
+static void merge_detection(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux a[4];
+	struct dm_stats_totals t;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	/* On one CPU: 0-8, 8-16 (merged), 16-24 as a read (not), 24-32 (merged). */
+	migrate_disable();
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a[0]);
+	dm_stats_account_io(&f->st, WRITE, 8, 8, false, 0, &a[1]);
+	dm_stats_account_io(&f->st, READ, 16, 8, false, 0, &a[2]);
+	dm_stats_account_io(&f->st, READ, 24, 8, false, 0, &a[3]);
+	migrate_enable();
+	for (i = 0; i < 4; i++)
+		dm_stats_account_io(&f->st, i < 2 ? WRITE : READ, i * 8, 8,
+				    true, 0, &a[i]);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.merges[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t.merges[READ], 1);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 2);
+}
+
+static void stale_aux_is_ignored(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux junk;
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	memset(&junk, 0xa5, sizeof(junk));
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &junk);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+/* ----------------------------------------------------- memory accounting */
+
+static void mem_create_delete_balance(struct kunit *test)
+{
+	unsigned long base = dm_stats_mem_used(), one, two;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	one = dm_stats_mem_used();
+	KUNIT_EXPECT_GT(test, one, base);
+	/* Per region: far below the 64 KiB an NR_CPUS pointer array costs. */
+	KUNIT_EXPECT_LT(test, one - base, 1024UL + nr_cpu_ids * 256UL);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /100"), 1);
+	two = dm_stats_mem_used();
+	/* 100 areas cost at least 100 area counters on every possible CPU. */
+	KUNIT_EXPECT_GE(test, two - one,
+			100UL * num_possible_cpus() * sizeof(struct dm_stats_counters));
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
+static void mem_limit_enforced(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	unsigned long base, limit = dm_stats_memory_limit();
+	/* Enough one-sector areas that their counters alone pass the limit. */
+	u64 areas = limit / (num_possible_cpus() * sizeof(struct dm_stats_counters)) + 1;
+	char line[96];
+
+	if (areas > DM_STATS_MAX_AREAS)
+		kunit_skip(test, "limit %lu above what one region can use", limit);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	base = dm_stats_mem_used();
+	snprintf(line, sizeof(line), "@stats_create 0+%llu 1", areas);
+	KUNIT_EXPECT_EQ(test, send(test, line), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+1000 1000 - -\n");
+	KUNIT_EXPECT_FALSE(test, dm_stats_mem_claim(limit, true));
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "1");
+}
+
+static struct kunit_case dm_stats_message_cases[] = {
+	KUNIT_CASE(parse_create_cases),
+	KUNIT_CASE(parse_create_empty_device),
+	KUNIT_CASE(parse_histogram_values),
+	KUNIT_CASE(msg_unknown_is_not_ours),
+	KUNIT_CASE(msg_argument_errors),
+	KUNIT_CASE(msg_unknown_id),
+	KUNIT_CASE(msg_ids_reuse_lowest_free),
+	KUNIT_CASE(msg_list_text),
+	KUNIT_CASE(msg_list_filter_in_result_buffer),
+	KUNIT_CASE(msg_print_text),
+	KUNIT_CASE(msg_create_checks_buffer_first),
+	KUNIT_CASE(msg_failed_create_changes_nothing),
+	{}
+};
+
+static struct kunit_suite dm_stats_message_suite = {
+	.name = "dm-stats-message",
+	.init = stats_fixture_init,
+	.exit = stats_fixture_exit,
+	.test_cases = dm_stats_message_cases,
+};
+
+static struct kunit_case dm_stats_index_cases[] = {
+	KUNIT_CASE(index_random_vs_model),
+	KUNIT_CASE(index_sorted_and_augmented),
+	KUNIT_CASE(hist_bucket_boundaries),
+	KUNIT_CASE(hist_bucket_random),
+	{}
+};
+
+static struct kunit_suite dm_stats_index_suite = {
+	.name = "dm-stats-index",
+	.test_cases = dm_stats_index_cases,
+};
+
+static struct kunit_case dm_stats_io_cases[] = {
+	KUNIT_CASE(split_random_vs_model),
+	KUNIT_CASE(split_straddling_io),
+	KUNIT_CASE(generation_excludes_older_io),
+	KUNIT_CASE(clear_keeps_in_flight),
+	KUNIT_CASE(merge_detection),
+	KUNIT_CASE(stale_aux_is_ignored),
+	KUNIT_CASE(mem_create_delete_balance),
+	KUNIT_CASE(mem_limit_enforced),
+	{}
+};
+
+static struct kunit_suite dm_stats_io_suite = {
+	.name = "dm-stats-io",
+	.init = stats_fixture_init,
+	.exit = stats_fixture_exit,
+	.test_cases = dm_stats_io_cases,
+};
+
+kunit_test_suites(&dm_stats_message_suite, &dm_stats_index_suite,
+		  &dm_stats_io_suite);

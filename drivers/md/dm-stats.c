@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Device-mapper I/O statistics: the @stats_* messages, region lifetime and
+ * memory accounting.
+ *
+ * Messages of one device are serialised by its mutex. Creating or deleting
+ * a region publishes a new region index with RCU and never waits for I/O:
+ * the generation in the index tells an I/O which regions existed when it
+ * started. See Documentation/device-mapper-stats.rst.
+ */
+#include <linux/device-mapper.h>
+#include <linux/jump_label.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "dm-core.h"
+#include "dm-stats-internal.h"
+
+#define DM_MSG_PREFIX "stats"
+
+/*
+ * A mistyped area size must not take the machine down: all statistics
+ * together may use at most 1/4 of RAM and 1/2 of the vmalloc space.
+ */
+#define DM_STATS_RAM_FRACTION		4
+#define DM_STATS_VMALLOC_FRACTION	2
+
+/* Shortest line @stats_print can emit: "0+1" and 13 " 0", plus "\n". */
+#define DM_STATS_MIN_PRINT_LINE		30
+
+static DEFINE_SPINLOCK(dm_stats_mem_lock);
+static unsigned long dm_stats_mem_bytes;
+static atomic64_t dm_stats_generation = ATOMIC64_INIT(0);
+static bool dm_stats_rcu_pending;
+
+static bool dm_stats_mem_fits(unsigned long total)
+{
+	if (total >> PAGE_SHIFT > totalram_pages() / DM_STATS_RAM_FRACTION)
+		return false;
+#ifdef CONFIG_MMU
+	if (total > (VMALLOC_END - VMALLOC_START) / DM_STATS_VMALLOC_FRACTION)
+		return false;
+#endif
+	return true;
+}
+
+/**
+ * dm_stats_memory_limit - most bytes all statistics may use together
+ *
+ * Return: the limit in bytes.
+ */
+unsigned long dm_stats_memory_limit(void)
+{
+	unsigned long limit;
+
+	limit = ((totalram_pages() / DM_STATS_RAM_FRACTION) + 1) << PAGE_SHIFT;
+	limit--;
+#ifdef CONFIG_MMU
+	limit = min(limit, (unsigned long)(VMALLOC_END - VMALLOC_START) /
+			   DM_STATS_VMALLOC_FRACTION);
+#endif
+	return limit;
+}
+
+/**
+ * dm_stats_mem_claim - charge memory to the statistics limit
+ * @bytes: amount
+ * @enforce: fail rather than go over the limit
+ *
+ * Return: true if charged.
+ */
+bool dm_stats_mem_claim(size_t bytes, bool enforce)
+{
+	unsigned long total;
+	bool ok = true;
+
+	spin_lock_irq(&dm_stats_mem_lock);
+	if (check_add_overflow(dm_stats_mem_bytes, (unsigned long)bytes, &total) ||
+	    (enforce && !dm_stats_mem_fits(total)))
+		ok = false;
+	else
+		dm_stats_mem_bytes = total;
+	spin_unlock_irq(&dm_stats_mem_lock);
+	return ok;
+}
+
+/**
+ * dm_stats_mem_release - return memory charged with dm_stats_mem_claim()
+ * @bytes: amount
+ */
+void dm_stats_mem_release(size_t bytes)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dm_stats_mem_lock, flags);
+	if (WARN_ON_ONCE(dm_stats_mem_bytes < bytes))
+		dm_stats_mem_bytes = 0;
+	else
+		dm_stats_mem_bytes -= bytes;
+	spin_unlock_irqrestore(&dm_stats_mem_lock, flags);
+}
+
+/**
+ * dm_stats_mem_used - bytes charged now
+ *
+ * Return: the stats_current_allocated_bytes value.
+ */
+unsigned long dm_stats_mem_used(void)
+{
+	return READ_ONCE(dm_stats_mem_bytes);
+}
+
+/**
+ * dm_stats_next_gen - a generation newer than every one handed out
+ *
+ * Global, so that a stale struct dm_stats_aux left by another device can
+ * never name a generation that one of this device's live regions has.
+ *
+ * Return: the generation.
+ */
+u64 dm_stats_next_gen(void)
+{
+	return atomic64_inc_return(&dm_stats_generation);
+}
+
+static void region_free(struct dm_stats_region *r)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kvfree(r->percpu[cpu]);
+	kvfree(r->stamps);
+	kfree(r->bounds);
+	kfree(r->program_id);
+	kfree(r->aux_data);
+	dm_stats_mem_release(r->alloc_bytes);
+	kvfree(r);
+}
+
+static void region_free_cb(struct rcu_head *head)
+{
+	region_free(container_of(head, struct dm_stats_region, rcu));
+}
+
+#define DM_STATS_GFP	(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
+
+/* Allocate a region with zeroed counters, or return an ERR_PTR. */
+static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a,
+					    size_t n_areas)
+{
+	size_t cells = a->n_bounds ? (size_t)a->n_bounds + 1 : 0;
+	size_t area_bytes = sizeof(struct dm_stats_counters) + cells * sizeof(u64);
+	size_t head = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
+	size_t stamps = array_size(n_areas, sizeof(atomic64_t));
+	size_t one_cpu = array_size(n_areas, area_bytes);
+	size_t strings = strlen(a->program_id) + 1 + strlen(a->aux_data) + 1;
+	size_t bounds = a->n_bounds * sizeof(u64);
+	size_t total;
+	struct dm_stats_region *r;
+	u64 now;
+	size_t i;
+	int cpu;
+
+	total = size_add(size_add(head, stamps), size_add(strings, bounds));
+	total = size_add(total, size_mul(one_cpu, num_possible_cpus()));
+	if (!dm_stats_mem_claim(total, true))
+		return ERR_PTR(-ENOMEM);
+
+	r = kvzalloc(head, DM_STATS_GFP);
+	if (!r) {
+		dm_stats_mem_release(total);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* From here region_free() releases the whole charge. */
+	r->alloc_bytes = total;
+	r->flags = a->flags;
+	r->start = a->start;
+	r->end = a->end;
+	r->step = a->step;
+	r->n_areas = n_areas;
+	r->n_bounds = a->n_bounds;
+	r->area_bytes = area_bytes;
+
+	r->program_id = kstrdup(a->program_id, DM_STATS_GFP);
+	r->aux_data = kstrdup(a->aux_data, DM_STATS_GFP);
+	if (!r->program_id || !r->aux_data)
+		goto nomem;
+	if (a->n_bounds) {
+		r->bounds = kmemdup(a->bounds, bounds, DM_STATS_GFP);
+		if (!r->bounds)
+			goto nomem;
+	}
+	r->stamps = kvmalloc(stamps, DM_STATS_GFP);
+	if (!r->stamps)
+		goto nomem;
+	now = dm_stats_region_precise(r) ? ktime_get_ns() : jiffies;
+	for (i = 0; i < n_areas; i++) {
+		atomic64_set(&r->stamps[i], now);
+		if (!(i & 4095))
+			cond_resched();
+	}
+	for_each_possible_cpu(cpu) {
+		r->percpu[cpu] = kvzalloc_node(one_cpu, DM_STATS_GFP,
+					       cpu_to_node(cpu));
+		if (!r->percpu[cpu])
+			goto nomem;
+		cond_resched();
+	}
+	return r;
+
+nomem:
+	region_free(r);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * dm_stats_region_create - create a region and start counting I/O in it
+ * @st: the device's statistics
+ * @a: parsed arguments
+ *
+ * I/O already in flight is not counted in the new region; no I/O waits.
+ *
+ * Return: the new region id, or -EOVERFLOW (too many areas or histogram
+ * cells), -ENOMEM (over the memory limit or out of memory), -ENFILE (no
+ * free id). On error nothing has changed.
+ */
+int dm_stats_region_create(struct dm_stats *st,
+			   const struct dm_stats_create_args *a)
+{
+	struct dm_stats_index *old, *idx;
+	struct dm_stats_region *r;
+	u64 n_areas, rem;
+	u32 id;
+	int ret;
+
+	if (a->end < a->start || !a->step)
+		return -EINVAL;
+	n_areas = div64_u64_rem(a->end - a->start, a->step, &rem);
+	if (rem)
+		n_areas++;
+	if (n_areas > DM_STATS_MAX_AREAS)
+		return -EOVERFLOW;
+	if (((u64)a->n_bounds + 1) * n_areas > DM_STATS_MAX_HISTOGRAM_CELLS)
+		return -EOVERFLOW;
+
+	r = region_alloc(a, n_areas);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+
+	mutex_lock(&st->mutex);
+	ret = xa_alloc(&st->regions, &id, r, XA_LIMIT(0, INT_MAX), GFP_KERNEL);
+	if (ret) {
+		mutex_unlock(&st->mutex);
+		region_free(r);
+		return ret == -EBUSY ? -ENFILE : ret;
+	}
+	r->id = id;
+	r->gen = dm_stats_next_gen();
+	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
+	idx = dm_stats_index_insert(old, r, r->gen);
+	if (!idx) {
+		xa_erase(&st->regions, id);
+		mutex_unlock(&st->mutex);
+		region_free(r);
+		return -ENOMEM;
+	}
+	rcu_assign_pointer(st->index, idx);
+	if (!static_key_enabled(&stats_enabled.key))
+		static_branch_enable(&stats_enabled);
+	mutex_unlock(&st->mutex);
+
+	if (old) {
+		WRITE_ONCE(dm_stats_rcu_pending, true);
+		dm_stats_index_free_rcu(old);
+	}
+	return id;
+}
+
+/**
+ * dm_stats_region_delete - delete a region
+ * @st: the device's statistics
+ * @id: region id
+ *
+ * Return: 0, -ENOENT (no such region) or -ENOMEM.
+ */
+int dm_stats_region_delete(struct dm_stats *st, int id)
+{
+	struct dm_stats_index *old, *idx;
+	struct dm_stats_region *r;
+
+	mutex_lock(&st->mutex);
+	r = xa_load(&st->regions, id);
+	if (!r) {
+		mutex_unlock(&st->mutex);
+		return -ENOENT;
+	}
+	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
+	idx = dm_stats_index_remove(old, r, dm_stats_next_gen());
+	if (!idx && old->nr > 1) {
+		mutex_unlock(&st->mutex);
+		return -ENOMEM;
+	}
+	xa_erase(&st->regions, id);
+	rcu_assign_pointer(st->index, idx);
+	mutex_unlock(&st->mutex);
+
+	WRITE_ONCE(dm_stats_rcu_pending, true);
+	dm_stats_index_free_rcu(old);
+	call_rcu(&r->rcu, region_free_cb);
+	return 0;
+}
+
+/**
+ * dm_stats_cleanup - free a device's statistics
+ * @st: the device's statistics; no I/O may be in flight
+ */
+void dm_stats_cleanup(struct dm_stats *st)
+{
+	struct dm_stats_region *r;
+	unsigned long id;
+
+	dm_stats_index_free(rcu_dereference_protected(st->index, true));
+	RCU_INIT_POINTER(st->index, NULL);
+	xa_for_each(&st->regions, id, r) {
+		size_t area;
+
+		for (area = 0; area < r->n_areas; area++) {
+			int cpu;
+			s64 n = 0;
+
+			for_each_possible_cpu(cpu) {
+				struct dm_stats_counters *c =
+					dm_stats_area_counters(r, cpu, area);
+
+				n += local64_read(&c->in_flight[READ]) +
+				     local64_read(&c->in_flight[WRITE]);
+			}
+			if (n)
+				DMCRIT("region %d area %zu: %lld I/Os still in flight",
+				       r->id, area, n);
+		}
+		region_free(r);
+		cond_resched();
+	}
+	xa_destroy(&st->regions);
+	free_percpu(st->last);
+	mutex_destroy(&st->mutex);
+}
+
+/**
+ * dm_stats_region_clear - zero a region's counters, keeping in-flight I/O
+ * @st: the device's statistics
+ * @id: region id
+ *
+ * Return: 1 (empty output), -ENOENT or -ENOMEM.
+ */
+int dm_stats_region_clear(struct dm_stats *st, int id)
+{
+	struct dm_stats_region *r;
+	struct dm_stats_totals *t;
+	size_t area;
+
+	mutex_lock(&st->mutex);
+	r = xa_load(&st->regions, id);
+	if (!r) {
+		mutex_unlock(&st->mutex);
+		return -ENOENT;
+	}
+	t = kvmalloc(dm_stats_totals_size(r), GFP_KERNEL);
+	if (!t) {
+		mutex_unlock(&st->mutex);
+		return -ENOMEM;
+	}
+	for (area = 0; area < r->n_areas; area++) {
+		dm_stats_fold(r, area, t);
+		dm_stats_subtract(r, area, t);
+		cond_resched();
+	}
+	mutex_unlock(&st->mutex);
+	kvfree(t);
+	return 1;
+}
+
+/**
+ * dm_stats_region_list - describe regions, one line each
+ * @st: the device's statistics
+ * @program: only regions with this program id, or NULL for all
+ * @result: output buffer
+ * @maxlen: its size
+ *
+ * Return: 1 (output in @result).
+ */
+int dm_stats_region_list(struct dm_stats *st, const char *program,
+			 char *result, unsigned int maxlen)
+{
+	struct dm_stats_region *r;
+	unsigned int sz = 0;
+	unsigned long id;
+	unsigned int i;
+
+	mutex_lock(&st->mutex);
+	xa_for_each(&st->regions, id, r) {
+		if (program && strcmp(program, r->program_id))
+			continue;
+		DMEMIT("%d: %llu+%llu %llu %s %s", r->id,
+		       (unsigned long long)r->start,
+		       (unsigned long long)(r->end - r->start),
+		       (unsigned long long)r->step, r->program_id, r->aux_data);
+		if (dm_stats_region_precise(r))
+			DMEMIT(" precise_timestamps");
+		if (r->n_bounds) {
+			DMEMIT(" histogram:");
+			for (i = 0; i < r->n_bounds; i++)
+				DMEMIT("%s%llu", i ? "," : "", r->bounds[i]);
+		}
+		DMEMIT("\n");
+		cond_resched();
+	}
+	mutex_unlock(&st->mutex);
+	return 1;
+}
+
+static unsigned int emit_area(struct dm_stats_region *r, sector_t start,
+			      const struct dm_stats_totals *t,
+			      char *result, unsigned int sz, unsigned int maxlen)
+{
+	unsigned int i;
+
+	DMEMIT("%llu+%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu",
+	       (unsigned long long)start, (unsigned long long)r->step,
+	       t->ios[READ], t->merges[READ], t->sectors[READ],
+	       dm_stats_to_user_time(r, t->ticks[READ]),
+	       t->ios[WRITE], t->merges[WRITE], t->sectors[WRITE],
+	       dm_stats_to_user_time(r, t->ticks[WRITE]),
+	       t->in_flight,
+	       dm_stats_to_user_time(r, t->io_ticks_total),
+	       dm_stats_to_user_time(r, t->time_in_queue),
+	       dm_stats_to_user_time(r, t->io_ticks[READ]),
+	       dm_stats_to_user_time(r, t->io_ticks[WRITE]));
+	if (r->n_bounds)
+		for (i = 0; i <= r->n_bounds; i++)
+			DMEMIT("%c%llu", i ? ':' : ' ', t->histogram[i]);
+	DMEMIT("\n");
+	return sz;
+}
+
+/**
+ * dm_stats_region_print - print areas' counters, optionally clearing them
+ * @st: the device's statistics
+ * @id: region id
+ * @first: first area
+ * @count: number of areas (clamped to the region)
+ * @clear: subtract what was printed, if all of it fitted in @result
+ * @result: output buffer
+ * @maxlen: its size
+ *
+ * I/O counted between printing and clearing stays counted.
+ *
+ * Return: 1 (output in @result), -ENOENT or -ENOMEM.
+ */
+int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
+			  unsigned long count, bool clear,
+			  char *result, unsigned int maxlen)
+{
+	struct dm_stats_region *r;
+	size_t tsize, cap, n, x, last;
+	unsigned int sz = 0;
+	bool full = false;
+	void *snap;
+
+	mutex_lock(&st->mutex);
+	r = xa_load(&st->regions, id);
+	if (!r) {
+		mutex_unlock(&st->mutex);
+		return -ENOENT;
+	}
+	last = first + count;
+	if (last < first || last > r->n_areas)
+		last = r->n_areas;
+	if (first > last)
+		first = last;
+
+	/* Snapshots only for the lines that can fit in @result. */
+	cap = min_t(size_t, last - first, maxlen / DM_STATS_MIN_PRINT_LINE + 1);
+	tsize = dm_stats_totals_size(r);
+	snap = kvmalloc_array(max_t(size_t, cap, 1), tsize, GFP_KERNEL);
+	if (!snap) {
+		mutex_unlock(&st->mutex);
+		return -ENOMEM;
+	}
+	for (x = first, n = 0; x < last; x++, n++) {
+		struct dm_stats_totals *t = snap + n * tsize;
+
+		if (n == cap) {
+			full = true;
+			break;
+		}
+		dm_stats_fold(r, x, t);
+		sz = emit_area(r, r->start + x * r->step, t, result, sz, maxlen);
+		if (sz + 1 >= maxlen) {
+			full = true;
+			break;
+		}
+		cond_resched();
+	}
+	if (clear && !full)
+		for (x = first, n = 0; x < last; x++, n++)
+			dm_stats_subtract(r, x, snap + n * tsize);
+	mutex_unlock(&st->mutex);
+	kvfree(snap);
+	return 1;
+}
+
+/**
+ * dm_stats_region_set_aux - replace a region's aux data
+ * @st: the device's statistics
+ * @id: region id
+ * @aux: new aux data
+ *
+ * Return: 0, -ENOENT or -ENOMEM.
+ */
+int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
+{
+	struct dm_stats_region *r;
+	size_t len = strlen(aux) + 1;
+	char *copy;
+
+	mutex_lock(&st->mutex);
+	r = xa_load(&st->regions, id);
+	if (!r) {
+		mutex_unlock(&st->mutex);
+		return -ENOENT;
+	}
+	copy = kstrdup(aux, GFP_KERNEL);
+	if (!copy || !dm_stats_mem_claim(len, true)) {
+		mutex_unlock(&st->mutex);
+		kfree(copy);
+		return -ENOMEM;
+	}
+	dm_stats_mem_release(strlen(r->aux_data) + 1);
+	r->alloc_bytes += len;
+	r->alloc_bytes -= strlen(r->aux_data) + 1;
+	kfree(r->aux_data);
+	r->aux_data = copy;
+	mutex_unlock(&st->mutex);
+	return 0;
+}
+
+/**
+ * dm_stats_parse_histogram - parse "n1,n2,..." histogram boundaries
+ * @s: the text after "histogram:"
+ * @n: number of boundaries
+ * @bounds: kmalloc'ed boundaries, strictly increasing and non-zero
+ *
+ * Return: 0, -EINVAL or -ENOMEM; on error nothing is allocated.
+ */
+int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds)
+{
+	unsigned int count = 1, i = 0;
+	unsigned long long prev = 0;
+	const char *q;
+	u64 *b;
+
+	for (q = s; *q; q++)
+		if (*q == ',')
+			count++;
+	b = kmalloc_array(count, sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		unsigned long long v;
+		char sep;
+		int got = sscanf(s, "%llu%c", &v, &sep);
+
+		if (got < 1 || (got == 2 && sep != ',') || v <= prev ||
+		    WARN_ON_ONCE(i >= count)) {
+			kfree(b);
+			return -EINVAL;
+		}
+		b[i++] = v;
+		prev = v;
+		if (got == 1)
+			break;
+		s = strchr(s, ',') + 1;
+	}
+	*n = count;
+	*bounds = b;
+	return 0;
+}
+
+/**
+ * dm_stats_parse_create - parse the arguments of @stats_create
+ * @argc: argument count, including "@stats_create"
+ * @argv: arguments
+ * @dev_size: device size in sectors, for the "-" range
+ * @a: result; a->bounds must be kfree'd by the caller on success
+ *
+ * <range> <step> [<nr_opts> <opt>...] [<program_id> [<aux_data>]]
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int dm_stats_parse_create(unsigned int argc, char **argv, sector_t dev_size,
+			  struct dm_stats_create_args *a)
+{
+	unsigned long long start, len, step;
+	unsigned int i = 1, divisor, nr_opts;
+	const char *arg;
+	char dummy;
+	int ret = -EINVAL;
+
+	memset(a, 0, sizeof(*a));
+	if (argc < 3)
+		return -EINVAL;
+
+	arg = argv[i++];
+	if (!strcmp(arg, "-")) {
+		start = 0;
+		len = dev_size ? dev_size : 1;
+	} else if (sscanf(arg, "%llu+%llu%c", &start, &len, &dummy) != 2) {
+		return -EINVAL;
+	}
+	if (start + len <= start)
+		return -EINVAL;
+
+	arg = argv[i++];
+	if (sscanf(arg, "/%u%c", &divisor, &dummy) == 1) {
+		u32 rem;
+
+		if (!divisor)
+			return -EINVAL;
+		step = div_u64_rem(len, divisor, &rem);
+		if (rem)
+			step++;
+		if (!step)
+			step = 1;
+	} else if (sscanf(arg, "%llu%c", &step, &dummy) != 1 || !step) {
+		return -EINVAL;
+	}
+
+	/* A number here counts options; so an all-digit program id cannot. */
+	if (i < argc && sscanf(argv[i], "%u%c", &nr_opts, &dummy) == 1) {
+		i++;
+		while (nr_opts--) {
+			if (i >= argc)
+				goto fail;
+			arg = argv[i++];
+			if (!strcasecmp(arg, "precise_timestamps")) {
+				a->flags |= DM_STATS_PRECISE_TIMESTAMPS;
+			} else if (!strncasecmp(arg, "histogram:", 10)) {
+				if (a->n_bounds)
+					goto fail;
+				ret = dm_stats_parse_histogram(arg + 10, &a->n_bounds,
+							       &a->bounds);
+				if (ret)
+					goto fail;
+				ret = -EINVAL;
+			} else {
+				goto fail;
+			}
+		}
+	}
+	a->program_id = i < argc ? argv[i++] : "-";
+	a->aux_data = i < argc ? argv[i++] : "-";
+	if (i < argc)
+		goto fail;
+
+	a->start = start;
+	a->end = start + len;
+	a->step = step;
+	return 0;
+
+fail:
+	kfree(a->bounds);
+	a->bounds = NULL;
+	a->n_bounds = 0;
+	return ret;
+}
+
+static int parse_id(unsigned int argc, char **argv, unsigned int want, int *id)
+{
+	char dummy;
+
+	if (argc != want)
+		return -EINVAL;
+	if (sscanf(argv[1], "%d%c", id, &dummy) != 1 || *id < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int msg_create(struct dm_stats *st, sector_t dev_size,
+		      unsigned int argc, char **argv,
+		      char *result, unsigned int maxlen)
+{
+	struct dm_stats_create_args a;
+	int ret;
+
+	ret = dm_stats_parse_create(argc, argv, dev_size, &a);
+	if (ret)
+		return ret;
+	/*
+	 * The id must fit in @result: check before creating, as a region
+	 * whose id userspace never saw could not be found again.
+	 */
+	snprintf(result, maxlen, "%d", INT_MAX);
+	if (dm_message_test_buffer_overflow(result, maxlen)) {
+		ret = 1;
+		goto out;
+	}
+	ret = dm_stats_region_create(st, &a);
+	if (ret >= 0) {
+		snprintf(result, maxlen, "%d", ret);
+		ret = 1;
+	}
+out:
+	kfree(a.bounds);
+	return ret;
+}
+
+static int msg_list(struct dm_stats *st, unsigned int argc, char **argv,
+		    char *result, unsigned int maxlen)
+{
+	char *program = NULL;
+	int ret;
+
+	if (argc < 1 || argc > 2)
+		return -EINVAL;
+	/* dm-ioctl's result buffer overlaps the message: copy the filter. */
+	if (argc > 1) {
+		program = kstrdup(argv[1], GFP_KERNEL);
+		if (!program)
+			return -ENOMEM;
+	}
+	ret = dm_stats_region_list(st, program, result, maxlen);
+	kfree(program);
+	return ret;
+}
+
+static int msg_print(struct dm_stats *st, unsigned int argc, char **argv,
+		     bool clear, char *result, unsigned int maxlen)
+{
+	unsigned long first = 0, count = ULONG_MAX;
+	char dummy;
+	int id;
+
+	if (argc != 2 && argc != 4)
+		return -EINVAL;
+	if (sscanf(argv[1], "%d%c", &id, &dummy) != 1 || id < 0)
+		return -EINVAL;
+	if (argc == 4) {
+		if (strcmp(argv[2], "-") &&
+		    sscanf(argv[2], "%lu%c", &first, &dummy) != 1)
+			return -EINVAL;
+		if (strcmp(argv[3], "-") &&
+		    sscanf(argv[3], "%lu%c", &count, &dummy) != 1)
+			return -EINVAL;
+	}
+	return dm_stats_region_print(st, id, first, count, clear, result, maxlen);
+}
+
+/**
+ * dm_stats_dispatch - run a statistics message
+ * @st: the device's statistics
+ * @dev_size: device size in sectors
+ * @argc: argument count
+ * @argv: arguments, argv[0] is the message name
+ * @result: output buffer
+ * @maxlen: its size
+ *
+ * Return: 2 if this is not a statistics message; 1 if output is in
+ * @result; 0 on success without output; a negative errno on failure.
+ */
+int dm_stats_dispatch(struct dm_stats *st, sector_t dev_size,
+		      unsigned int argc, char **argv,
+		      char *result, unsigned int maxlen)
+{
+	const char *name = argv[0];
+	int ret, id;
+
+	if (!strcasecmp(name, "@stats_create")) {
+		ret = msg_create(st, dev_size, argc, argv, result, maxlen);
+	} else if (!strcasecmp(name, "@stats_delete")) {
+		ret = parse_id(argc, argv, 2, &id);
+		if (!ret)
+			ret = dm_stats_region_delete(st, id);
+	} else if (!strcasecmp(name, "@stats_clear")) {
+		ret = parse_id(argc, argv, 2, &id);
+		if (!ret)
+			ret = dm_stats_region_clear(st, id);
+	} else if (!strcasecmp(name, "@stats_list")) {
+		ret = msg_list(st, argc, argv, result, maxlen);
+	} else if (!strcasecmp(name, "@stats_print")) {
+		ret = msg_print(st, argc, argv, false, result, maxlen);
+	} else if (!strcasecmp(name, "@stats_print_clear")) {
+		ret = msg_print(st, argc, argv, true, result, maxlen);
+	} else if (!strcasecmp(name, "@stats_set_aux")) {
+		ret = parse_id(argc, argv, 3, &id);
+		if (!ret)
+			ret = dm_stats_region_set_aux(st, id, argv[2]);
+	} else {
+		return 2;
+	}
+	if (ret == -EINVAL)
+		DMCRIT("Invalid parameters for message %s", name);
+	return ret;
+}
+
+/**
+ * dm_stats_message - handle a device-mapper statistics message
+ * @md: the device
+ * @argc: argument count
+ * @argv: arguments, argv[0] is the message name
+ * @result: output buffer
+ * @maxlen: its size
+ *
+ * Return: as dm_stats_dispatch().
+ */
+int dm_stats_message(struct mapped_device *md, unsigned int argc, char **argv,
+		     char *result, unsigned int maxlen)
+{
+	return dm_stats_dispatch(dm_get_stats(md), dm_get_size(md), argc, argv,
+				 result, maxlen);
+}
+
+int __init dm_statistics_init(void)
+{
+	return 0;
+}
+
+void dm_statistics_exit(void)
+{
+	if (READ_ONCE(dm_stats_rcu_pending))
+		rcu_barrier();
+	if (WARN_ON(dm_stats_mem_used()))
+		DMCRIT("%lu bytes of statistics memory leaked", dm_stats_mem_used());
+}
+
+module_param_named(stats_current_allocated_bytes, dm_stats_mem_bytes, ulong, 0444);
+MODULE_PARM_DESC(stats_current_allocated_bytes, "Memory currently used by statistics");

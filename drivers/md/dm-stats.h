@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Device-mapper I/O statistics: the interface used by the DM core.
+ *
+ * The engine keeps user-defined regions of a mapped device, split into
+ * areas, and counts I/O per area in per-CPU counters. See
+ * Documentation/device-mapper-stats.rst.
+ */
+#ifndef DM_STATS_H
+#define DM_STATS_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/xarray.h>
+
+struct mapped_device;
+struct dm_stats_index;
+struct dm_stats_last_position;
+
+int dm_statistics_init(void);
+void dm_statistics_exit(void);
+
+#ifdef __GENKSYMS__
+/*
+ * What genksyms sees: the stock kernel's definitions, so that the CRCs of
+ * dm-mod's exported symbols (whose types reach struct mapped_device) stay
+ * those of the stock kernel and its other device-mapper modules load with
+ * this dm-mod. Both structures are private to dm-mod: no other module
+ * depends on their layout.
+ */
+struct dm_stats {
+	struct mutex mutex;	/* as upstream, for genksyms only */
+	struct list_head list;
+	struct dm_stats_last_position __percpu *last;
+	bool precise_timestamps;
+};
+
+struct dm_stats_aux {
+	bool merged;
+	unsigned long long duration_ns;
+};
+#else
+/**
+ * struct dm_stats - statistics state of one mapped device
+ * @mutex: serialises the @stats_* messages of this device
+ * @regions: region id -> region, for the messages
+ * @index: regions sorted by sector, published with RCU for the I/O path;
+ *	NULL while the device has no region
+ * @last: per-CPU end of the previous I/O, for merge detection
+ */
+struct dm_stats {
+	struct mutex mutex;	/* serialises messages */
+	struct xarray regions;
+	struct dm_stats_index __rcu *index;
+	struct dm_stats_last_position __percpu *last;
+};
+
+/**
+ * struct dm_stats_aux - per-I/O state, carried from start to end accounting
+ * @gen: generation of the region index the I/O started under; only regions
+ *	at least that old count the I/O at its end
+ * @tag: @gen sealed with the device, so that stale or uninitialised
+ *	memory is never taken for a started I/O
+ * @start_ns: start time in ns, taken when a region wants precise timestamps
+ * @start_jiffies: start time in jiffies
+ * @merged: the I/O began where the previous one on this CPU ended
+ */
+struct dm_stats_aux {
+	u64 gen;
+	unsigned long tag;
+	u64 start_ns;
+	unsigned long start_jiffies;
+	bool merged;
+};
+#endif
+
+int dm_stats_init(struct dm_stats *st);
+void dm_stats_cleanup(struct dm_stats *st);
+
+int dm_stats_message(struct mapped_device *md, unsigned int argc, char **argv,
+		     char *result, unsigned int maxlen);
+
+void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
+			 sector_t bi_sector, unsigned int bi_sectors, bool end,
+			 unsigned long start_time,
+			 struct dm_stats_aux *aux);
+
+/**
+ * dm_stats_used - does the device have any statistics region?
+ * @st: the device's statistics
+ *
+ * Return: true if I/O must be passed to dm_stats_account_io().
+ */
+static inline bool dm_stats_used(struct dm_stats *st)
+{
+	return !!rcu_access_pointer(st->index);
+}
+
+/*
+ * The engine takes its own timestamps when it accounts the start of an
+ * I/O (dm-rq has no hook here), so there is nothing to do at allocation.
+ */
+static inline void dm_stats_record_start(struct dm_stats *stats,
+					 struct dm_stats_aux *aux)
+{
+}
+
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic statistics layer: /sys/kernel/debug/statistics/<interface>/
+ * "data" (0400) streams one line per seq_file record, so that a list or raw
+ * statistic of any size is read without large allocations; "definition"
+ * (0600) shows one line per statistic and takes changes.
+ */
+#define pr_fmt(fmt) "statistic: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <kunit/visibility.h>
+
+#include "statistic-internal.h"
+
+/* Longest write to a definition file, pending partial line included. */
+#define STATISTIC_WRITE_MAX	SZ_1M
+
+static struct dentry *statistic_root;
+
+/*
+ * Where a data file reader is: line @line of @stat, which is line @pos of
+ * the file. Kept between reads; valid while the interface's generation is.
+ */
+struct statistic_cursor {
+	struct statistic_interface *iface;
+	u64 generation;
+	loff_t pos;
+	struct statistic *stat;
+	struct statistic_snapshot snap;
+	u64 line;
+};
+
+static void cursor_enter(struct statistic_cursor *cur, struct statistic *stat)
+{
+	struct statistic_interface *iface = cur->iface;
+
+	cur->stat = stat;
+	cur->line = 0;
+	if (stat)
+		statistic_data_snapshot(stat->data,
+					statistic_view_time(stat,
+							    statistic_now(iface)),
+					&cur->snap);
+}
+
+/* Move past statistics without (more) lines. */
+static void cursor_settle(struct statistic_cursor *cur)
+{
+	struct list_head *head = &cur->iface->statistics;
+
+	while (cur->stat && cur->line >= cur->snap.lines)
+		cursor_enter(cur, list_is_last(&cur->stat->node, head) ? NULL :
+			     list_next_entry(cur->stat, node));
+}
+
+static void cursor_rewind(struct statistic_cursor *cur, loff_t pos)
+{
+	struct statistic_interface *iface = cur->iface;
+
+	cur->generation = iface->generation;
+	cur->pos = 0;
+	cursor_enter(cur, list_first_entry_or_null(&iface->statistics,
+						   struct statistic, node));
+	cursor_settle(cur);
+	while (cur->stat && cur->pos < pos) {
+		u64 skip = min_t(u64, cur->snap.lines - cur->line,
+				 pos - cur->pos);
+
+		cur->line += skip;
+		cur->pos += skip;
+		cursor_settle(cur);
+	}
+}
+
+static void *data_start(struct seq_file *m, loff_t *pos)
+{
+	struct statistic_cursor *cur = m->private;
+
+	mutex_lock(&cur->iface->lock);
+	if (!*pos || cur->generation != cur->iface->generation ||
+	    cur->pos != *pos)
+		cursor_rewind(cur, *pos);
+	return cur->stat ? cur : NULL;
+}
+
+static void *data_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct statistic_cursor *cur = v;
+
+	cur->line++;
+	cur->pos++;
+	*pos = cur->pos;
+	cursor_settle(cur);
+	return cur->stat ? cur : NULL;
+}
+
+static void data_stop(struct seq_file *m, void *v)
+{
+	struct statistic_cursor *cur = m->private;
+
+	mutex_unlock(&cur->iface->lock);
+}
+
+static int data_show(struct seq_file *m, void *v)
+{
+	struct statistic_cursor *cur = v;
+
+	return statistic_data_show_line(m, cur->stat->name, cur->stat->data,
+					&cur->snap, cur->line);
+}
+
+static const struct seq_operations data_seq_ops = {
+	.start = data_start,
+	.next = data_next,
+	.stop = data_stop,
+	.show = data_show,
+};
+
+static int data_open(struct inode *inode, struct file *file)
+{
+	struct statistic_cursor *cur;
+
+	cur = __seq_open_private(file, &data_seq_ops, sizeof(*cur));
+	if (!cur)
+		return -ENOMEM;
+	cur->iface = inode->i_private;
+	cur->generation = U64_MAX;
+	cur->pos = -1;
+	return 0;
+}
+
+static const struct file_operations data_fops = {
+	.owner = THIS_MODULE,
+	.open = data_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+/* An open definition file: a line written in pieces waits here. */
+struct statistic_def_file {
+	struct statistic_interface *iface;
+	char *pending;
+	size_t pending_len;
+};
+
+static int def_show(struct seq_file *m, void *v)
+{
+	struct statistic_def_file *df = m->private;
+	struct statistic *stat;
+
+	mutex_lock(&df->iface->lock);
+	list_for_each_entry(stat, &df->iface->statistics, node)
+		statistic_show_definition(m, stat);
+	mutex_unlock(&df->iface->lock);
+	return 0;
+}
+
+static int def_open(struct inode *inode, struct file *file)
+{
+	struct statistic_def_file *df;
+	int err;
+
+	df = kzalloc(sizeof(*df), GFP_KERNEL);
+	if (!df)
+		return -ENOMEM;
+	df->iface = inode->i_private;
+	err = single_open(file, def_show, df);
+	if (err)
+		kfree(df);
+	return err;
+}
+
+/*
+ * Complete lines are applied at once, and the write fails with their error;
+ * a trailing partial line waits for the rest, or for close().
+ */
+static ssize_t def_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct statistic_def_file *df = m->private;
+	size_t len = df->pending_len + count;
+	char *buf, *end;
+	int err;
+
+	if (len > STATISTIC_WRITE_MAX)
+		return -EFBIG;
+	buf = kvmalloc(len + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (df->pending_len)
+		memcpy(buf, df->pending, df->pending_len);
+	if (copy_from_user(buf + df->pending_len, ubuf, count)) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		kvfree(buf);
+		return -EINVAL;
+	}
+
+	end = strrchr(buf, '\n');
+	kvfree(df->pending);
+	df->pending = NULL;
+	df->pending_len = 0;
+	if (!end) {
+		df->pending = buf;
+		df->pending_len = len;
+		return count;
+	}
+	*end++ = '\0';
+	err = statistic_definition_write(df->iface, buf);
+	if (!err && *end) {
+		df->pending_len = strlen(end);
+		df->pending = kvmalloc(df->pending_len + 1, GFP_KERNEL);
+		if (df->pending)
+			memcpy(df->pending, end, df->pending_len + 1);
+		else
+			err = -ENOMEM;
+	}
+	kvfree(buf);
+	if (err) {
+		df->pending_len = 0;
+		return err;
+	}
+	return count;
+}
+
+static int def_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct statistic_def_file *df = m->private;
+	struct dentry *dentry = file->f_path.dentry;
+
+	/* the interface may be gone: debugfs tells */
+	if (df->pending_len && !debugfs_file_get(dentry)) {
+		statistic_definition_write(df->iface, df->pending);
+		debugfs_file_put(dentry);
+	}
+	kvfree(df->pending);
+	kfree(df);
+	return single_release(inode, file);
+}
+
+static const struct file_operations def_fops = {
+	.owner = THIS_MODULE,
+	.open = def_open,
+	.read = seq_read,
+	.write = def_write,
+	.llseek = seq_lseek,
+	.release = def_release,
+};
+
+int statistic_debugfs_create(struct statistic_interface *iface)
+{
+	struct dentry *dir;
+
+	if (IS_ERR_OR_NULL(statistic_root))
+		return -ENODEV;
+	dir = debugfs_create_dir(iface->name, statistic_root);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	iface->dir = dir;
+	debugfs_create_file("data", 0400, dir, iface, &data_fops);
+	debugfs_create_file("definition", 0600, dir, iface, &def_fops);
+	return 0;
+}
+
+void statistic_debugfs_remove(struct statistic_interface *iface)
+{
+	debugfs_remove(iface->dir);
+	iface->dir = NULL;
+}
+
+int statistic_debugfs_init(void)
+{
+	statistic_root = debugfs_create_dir("statistics", NULL);
+	if (IS_ERR(statistic_root))
+		return PTR_ERR(statistic_root);
+	return 0;
+}
+
+void statistic_debugfs_exit(void)
+{
+	debugfs_remove(statistic_root);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * statistic_format() - what reading a file of an interface shows
+ * @iface: the interface
+ * @definition: the definition file, else the data file
+ * @buf: where to
+ * @size: its size
+ *
+ * Return: the length of the text in @buf, NUL-terminated, or -ENOSPC.
+ */
+ssize_t statistic_format(struct statistic_interface *iface, bool definition,
+			 char *buf, size_t size)
+{
+	struct statistic_cursor cur = { .iface = iface };
+	struct seq_file m = { .buf = buf, .size = size - 1 };
+	struct statistic_def_file df = { .iface = iface };
+	loff_t pos = 0;
+	void *v;
+
+	if (definition) {
+		m.private = &df;
+		def_show(&m, NULL);
+	} else {
+		m.private = &cur;
+		for (v = data_start(&m, &pos); v; v = data_next(&m, v, &pos)) {
+			size_t count = m.count;
+
+			if (data_show(&m, v) == SEQ_SKIP)
+				m.count = count;
+		}
+		data_stop(&m, NULL);
+	}
+	if (seq_has_overflowed(&m))
+		return -ENOSPC;
+	buf[m.count] = '\0';
+	return m.count;
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_format);
+#endif

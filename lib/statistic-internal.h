@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Generic statistics layer: what its parts (core, types, definition parser,
+ * debugfs files) share. Nothing here is an interface for exploiters.
+ */
+#ifndef _LIB_STATISTIC_INTERNAL_H
+#define _LIB_STATISTIC_INTERNAL_H
+
+#include <asm/local64.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/statistic.h>
+
+struct seq_file;
+struct dentry;
+
+/**
+ * struct statistic_config - everything a user or exploiter defines
+ * @type: enum statistic_type
+ * @mode: enum statistic_mode (value, history)
+ * @scale: enum statistic_scale (array)
+ * @range_min: smallest X of interest
+ * @range_max: largest X of interest
+ * @entries_max: list entries, history periods or raw pairs kept
+ * @base_interval: width of the first interval (array)
+ * @period_us: length of one history period in microseconds
+ */
+struct statistic_config {
+	enum statistic_type type;
+	enum statistic_mode mode;
+	enum statistic_scale scale;
+	s64 range_min;
+	s64 range_max;
+	u32 entries_max;
+	u64 base_interval;
+	u64 period_us;
+};
+
+/*
+ * Per-CPU state of one statistic. Only its own CPU writes it, with local64
+ * operations that are safe against interrupts on that CPU; readers on other
+ * CPUs fold all CPUs' blocks.
+ */
+struct statistic_cpu {
+	local64_t out_of_range;
+	local64_t missed;
+	/* history: the period this CPU adds to, cached; see history_slot() */
+	u64 epoch;
+	u64 epoch_end;
+	unsigned int slot;
+	local64_t cells[];
+};
+
+/* Offsets of the fields of a range result within its cells. */
+enum {
+	RANGE_NUM,
+	RANGE_ACC,
+	RANGE_MIN,
+	RANGE_MAX,
+	RANGE_CELLS,
+};
+
+struct statistic_list_entry {
+	struct hlist_node node;
+	s64 x;
+};
+
+/* The X values a list statistic has admitted, in order of first sight. */
+struct statistic_list {
+	raw_spinlock_t lock;
+	unsigned int used;
+	unsigned int hash_bits;
+	struct hlist_head *buckets;
+	struct statistic_list_entry entries[];
+};
+
+struct statistic_raw_entry {
+	u64 time;
+	u64 serial;
+	s64 x;
+	u64 y;
+};
+
+/* A ring of entries_max pairs; serial numbers start at 0 on reset. */
+struct statistic_raw {
+	raw_spinlock_t lock;
+	u64 next_serial;
+	unsigned int head;
+	struct statistic_raw_entry ring[];
+};
+
+/**
+ * struct statistic_data - one generation of a statistic's data
+ * @cfg: the definition it was made for
+ * @cpu: per-CPU blocks
+ * @ncells: cells per CPU block
+ * @nbuckets: array: intervals including the last ">" one
+ * @shift: array: log2 of base_interval if it is a power of two, else -1
+ * @stride: history: cells per period slot (tag plus result)
+ * @period: history: period in nanoseconds
+ * @origin: the time of the reset that made this generation
+ * @clock: the interface's clock
+ * @list: list: admitted X values
+ * @raw: raw: the ring
+ *
+ * A new generation replaces the old one on every reset or redefinition;
+ * adds still running on the old one finish before it is freed (RCU).
+ */
+struct statistic_data {
+	struct statistic_config cfg;
+	struct statistic_cpu * __percpu *cpu;
+	unsigned int ncells;
+	unsigned int nbuckets;
+	int shift;
+	unsigned int stride;
+	u64 period;
+	u64 origin;
+	u64 (*clock)(void);
+	struct statistic_list *list;
+	struct statistic_raw *raw;
+};
+
+/**
+ * struct statistic_interface - a debugfs directory of statistics
+ * @lock: protects @statistics and every statistic's definition, data
+ *	pointer, on/off state and timestamps
+ * @statistics: in order of creation
+ * @generation: bumped whenever a statistic's data is replaced or the list
+ *	changes, so that data file readers resume safely
+ * @clock: time source, local_clock() unless an exploiter sets its own
+ * @dir: the debugfs directory
+ * @name: the directory's name
+ */
+struct statistic_interface {
+	struct mutex lock;	/* see @lock above */
+	struct list_head statistics;
+	u64 generation;
+	u64 (*clock)(void);
+	struct dentry *dir;
+	char *name;
+};
+
+/* statistic-types.c: per-type arithmetic and formatting */
+int statistic_config_check(const struct statistic_config *cfg);
+struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
+					    u64 (*clock)(void), u64 origin);
+void statistic_data_free(struct statistic_data *data);
+void statistic_data_add(struct statistic_data *data, s64 x, u64 y);
+u64 statistic_data_out_of_range(const struct statistic_data *data);
+u64 statistic_data_missed(const struct statistic_data *data);
+
+/* What a data file reader fixes when it starts on a statistic. */
+struct statistic_snapshot {
+	u64 lines;
+	u64 first;	/* history: first epoch; raw: first serial */
+};
+
+void statistic_data_snapshot(struct statistic_data *data, u64 now,
+			     struct statistic_snapshot *snap);
+int statistic_data_show_line(struct seq_file *m, const char *name,
+			     struct statistic_data *data,
+			     const struct statistic_snapshot *snap, u64 line);
+void statistic_print_time(struct seq_file *m, u64 ns);
+
+/* statistic-core.c */
+u64 statistic_now(const struct statistic_interface *iface);
+u64 statistic_view_time(const struct statistic *stat, u64 now);
+struct statistic_data *statistic_replace_data(struct statistic *stat,
+					      struct statistic_data *data);
+bool statistic_set_on(struct statistic *stat, bool on, u64 now);
+
+/* statistic-definition.c */
+void statistic_show_definition(struct seq_file *m, struct statistic *stat);
+int statistic_definition_write(struct statistic_interface *iface, char *buf);
+int statistic_commit_config(struct statistic *stat,
+			    const struct statistic_config *cfg);
+
+/* statistic-debugfs.c */
+int statistic_debugfs_init(void);
+void statistic_debugfs_exit(void);
+int statistic_debugfs_create(struct statistic_interface *iface);
+void statistic_debugfs_remove(struct statistic_interface *iface);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+ssize_t statistic_format(struct statistic_interface *iface, bool definition,
+			 char *buf, size_t size);
+#endif
+
+#endif /* _LIB_STATISTIC_INTERNAL_H */

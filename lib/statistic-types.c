@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic statistics layer: the six data-processing types.
+ *
+ * Every type keeps its counters in per-CPU blocks of local64_t cells that
+ * only the owning CPU writes (safe against its own interrupts, no lock, no
+ * shared atomic); readers fold all CPUs. Two types need more than that:
+ * a list admits a new X value under a lock (once per X value, at most
+ * entries_max times per generation), and raw keeps one global ring under a
+ * lock because its serial numbers define a total order.
+ */
+#define pr_fmt(fmt) "statistic: " fmt
+
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "statistic-internal.h"
+
+/* Longest history period: a bit over 11 days, in microseconds. */
+#define STATISTIC_PERIOD_MAX_US	1000000000000ULL
+
+static inline u64 data_now(const struct statistic_data *data)
+{
+	return data->clock ? data->clock() : local_clock();
+}
+
+/* Number of interval bounds ("<=" lines) of an array definition. */
+static u64 array_bounds(const struct statistic_config *cfg)
+{
+	u64 span = (u64)cfg->range_max - (u64)cfg->range_min;
+	u64 steps = div64_u64(span, cfg->base_interval);
+
+	if (cfg->scale == STATISTIC_SCALE_LIN)
+		return steps + 1;
+	return 1 + (steps ? fls64(steps) : 0);
+}
+
+/**
+ * statistic_config_check() - validate a definition
+ * @cfg: the definition
+ *
+ * Return: 0 if @cfg can be instantiated, -EINVAL otherwise.
+ */
+int statistic_config_check(const struct statistic_config *cfg)
+{
+	if (cfg->range_min > cfg->range_max)
+		return -EINVAL;
+	switch (cfg->type) {
+	case STATISTIC_TYPE_VALUE:
+		if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
+		    cfg->mode != STATISTIC_MODE_PRODUCTS)
+			return -EINVAL;
+		return 0;
+	case STATISTIC_TYPE_RANGE:
+		return 0;
+	case STATISTIC_TYPE_LIST:
+	case STATISTIC_TYPE_RAW:
+		if (!cfg->entries_max || cfg->entries_max > STATISTIC_ENTRIES_MAX)
+			return -EINVAL;
+		return 0;
+	case STATISTIC_TYPE_ARRAY:
+		if (!cfg->base_interval)
+			return -EINVAL;
+		if (cfg->scale != STATISTIC_SCALE_LIN &&
+		    cfg->scale != STATISTIC_SCALE_LOG2)
+			return -EINVAL;
+		/* the bounds plus the last ">" interval; steps + 1 may wrap */
+		if (cfg->scale == STATISTIC_SCALE_LIN &&
+		    div64_u64((u64)cfg->range_max - (u64)cfg->range_min,
+			      cfg->base_interval) >= STATISTIC_ENTRIES_MAX - 1)
+			return -EINVAL;
+		return 0;
+	case STATISTIC_TYPE_HISTORY:
+		if (!cfg->entries_max || cfg->entries_max > STATISTIC_ENTRIES_MAX)
+			return -EINVAL;
+		if (!cfg->period_us || cfg->period_us > STATISTIC_PERIOD_MAX_US)
+			return -EINVAL;
+		if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
+		    cfg->mode != STATISTIC_MODE_PRODUCTS &&
+		    cfg->mode != STATISTIC_MODE_RANGE)
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void range_init(local64_t *cells)
+{
+	local64_set(&cells[RANGE_NUM], 0);
+	local64_set(&cells[RANGE_ACC], 0);
+	local64_set(&cells[RANGE_MIN], S64_MAX);
+	local64_set(&cells[RANGE_MAX], S64_MIN);
+}
+
+/**
+ * statistic_data_free() - free a generation of data
+ * @data: the generation, or %NULL
+ *
+ * Context: no add may still run on @data (after a grace period).
+ */
+void statistic_data_free(struct statistic_data *data)
+{
+	int cpu;
+
+	if (!data)
+		return;
+	if (data->cpu) {
+		for_each_possible_cpu(cpu)
+			kvfree(*per_cpu_ptr(data->cpu, cpu));
+		free_percpu(data->cpu);
+	}
+	if (data->list)
+		kvfree(data->list->buckets);
+	kvfree(data->list);
+	kvfree(data->raw);
+	kfree(data);
+}
+
+static int list_alloc(struct statistic_data *data)
+{
+	u32 entries = data->cfg.entries_max;
+	struct statistic_list *list;
+	unsigned int bits = max(1, order_base_2(entries));
+
+	list = kvzalloc(struct_size(list, entries, entries), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	list->buckets = kvcalloc(1U << bits, sizeof(*list->buckets), GFP_KERNEL);
+	if (!list->buckets) {
+		kvfree(list);
+		return -ENOMEM;
+	}
+	raw_spin_lock_init(&list->lock);
+	list->hash_bits = bits;
+	data->list = list;
+	return 0;
+}
+
+/**
+ * statistic_data_alloc() - make a new, empty generation of data
+ * @cfg: a definition that passed statistic_config_check()
+ * @clock: the interface's clock, %NULL for local_clock()
+ * @origin: the time of the reset this generation stands for
+ *
+ * Context: process context, may sleep.
+ * Return: the generation, or %NULL if memory is short.
+ */
+struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
+					    u64 (*clock)(void), u64 origin)
+{
+	struct statistic_data *data;
+	int cpu;
+
+	data = kzalloc(sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return NULL;
+	data->cfg = *cfg;
+	data->clock = clock;
+	data->origin = origin;
+	data->shift = -1;
+
+	switch (cfg->type) {
+	case STATISTIC_TYPE_VALUE:
+		data->ncells = 1;
+		break;
+	case STATISTIC_TYPE_RANGE:
+		data->ncells = RANGE_CELLS;
+		break;
+	case STATISTIC_TYPE_ARRAY:
+		data->nbuckets = array_bounds(cfg) + 1;
+		data->ncells = data->nbuckets;
+		if (is_power_of_2(cfg->base_interval))
+			data->shift = ilog2(cfg->base_interval);
+		break;
+	case STATISTIC_TYPE_LIST:
+		data->ncells = cfg->entries_max;
+		if (list_alloc(data))
+			goto fail;
+		break;
+	case STATISTIC_TYPE_HISTORY:
+		data->stride = 1 + (cfg->mode == STATISTIC_MODE_RANGE ?
+				    RANGE_CELLS : 1);
+		data->ncells = cfg->entries_max * data->stride;
+		data->period = cfg->period_us * NSEC_PER_USEC;
+		break;
+	case STATISTIC_TYPE_RAW:
+		data->raw = kvzalloc(struct_size(data->raw, ring,
+						 cfg->entries_max), GFP_KERNEL);
+		if (!data->raw)
+			goto fail;
+		raw_spin_lock_init(&data->raw->lock);
+		break;
+	}
+
+	data->cpu = alloc_percpu(struct statistic_cpu *);
+	if (!data->cpu)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct statistic_cpu *block;
+
+		block = kvzalloc_node(struct_size(block, cells, data->ncells),
+				      GFP_KERNEL, cpu_to_node(cpu));
+		if (!block)
+			goto fail;
+		if (cfg->type == STATISTIC_TYPE_RANGE)
+			range_init(block->cells);
+		*per_cpu_ptr(data->cpu, cpu) = block;
+	}
+	return data;
+
+fail:
+	statistic_data_free(data);
+	return NULL;
+}
+
+/* |x| * y, wrapping like every other total */
+static inline u64 abs_product(s64 x, u64 y)
+{
+	return (x < 0 ? -(u64)x : (u64)x) * y;
+}
+
+/*
+ * Minimum and maximum first, then the accumulator, then the number: a
+ * reader that sees a number sees the minimum and maximum that go with it.
+ */
+static void range_add(local64_t *cells, s64 x, u64 y)
+{
+	s64 cur, seen;
+
+	if (!y)
+		return;
+	cur = local64_read(&cells[RANGE_MIN]);
+	while (x < cur) {
+		seen = local64_cmpxchg(&cells[RANGE_MIN], cur, x);
+		if (seen == cur)
+			break;
+		cur = seen;
+	}
+	cur = local64_read(&cells[RANGE_MAX]);
+	while (x > cur) {
+		seen = local64_cmpxchg(&cells[RANGE_MAX], cur, x);
+		if (seen == cur)
+			break;
+		cur = seen;
+	}
+	local64_add((s64)((u64)x * y), &cells[RANGE_ACC]);
+	smp_wmb();	/* pairs with smp_rmb() in range_fold() */
+	local64_add(y, &cells[RANGE_NUM]);
+}
+
+/*
+ * Interval k > 0 holds (bound(k - 1), bound(k)], interval 0 everything up
+ * to range_min, the last one everything above the last bound.
+ */
+static unsigned int array_index(const struct statistic_data *data, s64 x)
+{
+	const struct statistic_config *cfg = &data->cfg;
+	unsigned int last = data->nbuckets - 1;
+	u64 dist, steps;
+
+	if (x <= cfg->range_min)
+		return 0;
+	dist = (u64)x - (u64)cfg->range_min;
+	if (data->shift >= 0)
+		steps = (dist >> data->shift) +
+			!!(dist & (cfg->base_interval - 1));
+	else
+		steps = div64_u64(dist - 1, cfg->base_interval) + 1;
+	if (cfg->scale == STATISTIC_SCALE_LOG2)
+		steps = 1 + fls64(steps - 1);
+	return steps < last ? steps : last;
+}
+
+static s64 array_bound(const struct statistic_data *data, unsigned int i)
+{
+	const struct statistic_config *cfg = &data->cfg;
+	u64 offset;
+
+	if (cfg->scale == STATISTIC_SCALE_LIN)
+		offset = cfg->base_interval * i;
+	else
+		offset = i ? cfg->base_interval << (i - 1) : 0;
+	/* in u64: the last log2 bound of the whole s64 range wraps to 0 */
+	return (s64)((u64)cfg->range_min + offset);
+}
+
+static struct statistic_list_entry *list_find(struct statistic_list *list,
+					      s64 x)
+{
+	struct statistic_list_entry *entry;
+	struct hlist_head *head = &list->buckets[hash_64((u64)x,
+							 list->hash_bits)];
+
+	hlist_for_each_entry_rcu(entry, head, node)
+		if (entry->x == x)
+			return entry;
+	return NULL;
+}
+
+static void list_add_pair(struct statistic_data *data,
+			  struct statistic_cpu *cpu, s64 x, u64 y)
+{
+	struct statistic_list *list = data->list;
+	struct statistic_list_entry *entry;
+	unsigned long flags;
+
+	entry = list_find(list, x);
+	if (unlikely(!entry)) {
+		raw_spin_lock_irqsave(&list->lock, flags);
+		entry = list_find(list, x);
+		if (!entry && list->used < data->cfg.entries_max) {
+			entry = &list->entries[list->used];
+			entry->x = x;
+			hlist_add_head_rcu(&entry->node,
+					   &list->buckets[hash_64((u64)x,
+								  list->hash_bits)]);
+			/* readers walk entries[0, used) */
+			smp_store_release(&list->used, list->used + 1);
+		}
+		raw_spin_unlock_irqrestore(&list->lock, flags);
+		if (!entry) {
+			local64_inc(&cpu->missed);
+			return;
+		}
+	}
+	local64_add(y, &cpu->cells[entry - list->entries]);
+}
+
+/*
+ * The slot of this CPU's ring for the current period. A slot is tagged with
+ * its period + 1; it is cleared when a CPU first adds to a new period. The
+ * period a CPU is in is cached so that the common case costs a comparison.
+ */
+static local64_t *history_slot(struct statistic_data *data,
+			       struct statistic_cpu *cpu)
+{
+	u64 now = data_now(data);
+	unsigned long flags;
+	local64_t *slot;
+	u64 epoch;
+	u32 index;
+
+	if (likely(now < READ_ONCE(cpu->epoch_end) &&
+		   now >= data->origin))
+		return &cpu->cells[READ_ONCE(cpu->slot)];
+
+	if (now < data->origin)
+		now = data->origin;
+	epoch = div64_u64(now - data->origin, data->period);
+	local_irq_save(flags);
+	/* an interrupt may have moved on meanwhile: never go back */
+	if (cpu->epoch_end && epoch < cpu->epoch)
+		epoch = cpu->epoch;
+	div_u64_rem(epoch, data->cfg.entries_max, &index);
+	index *= data->stride;
+	slot = &cpu->cells[index];
+	if (local64_read(&slot[0]) != (s64)(epoch + 1)) {
+		unsigned int i;
+
+		for (i = 1; i < data->stride; i++)
+			local64_set(&slot[i], 0);
+		if (data->cfg.mode == STATISTIC_MODE_RANGE)
+			range_init(&slot[1]);
+		smp_wmb();	/* cleared before tagged: see history_show() */
+		local64_set(&slot[0], epoch + 1);
+	}
+	WRITE_ONCE(cpu->slot, index);
+	WRITE_ONCE(cpu->epoch, epoch);
+	WRITE_ONCE(cpu->epoch_end, data->origin + (epoch + 1) * data->period);
+	local_irq_restore(flags);
+	return slot;
+}
+
+static void raw_add(struct statistic_data *data, s64 x, u64 y)
+{
+	struct statistic_raw *raw = data->raw;
+	struct statistic_raw_entry *entry;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&raw->lock, flags);
+	entry = &raw->ring[raw->head];
+	entry->time = data_now(data);
+	entry->serial = raw->next_serial++;
+	entry->x = x;
+	entry->y = y;
+	if (++raw->head == data->cfg.entries_max)
+		raw->head = 0;
+	raw_spin_unlock_irqrestore(&raw->lock, flags);
+}
+
+/**
+ * statistic_data_add() - process one (X, Y) pair
+ * @data: the running generation
+ * @x: X
+ * @y: Y
+ *
+ * Context: preemption disabled (the RCU read side of @data).
+ */
+void statistic_data_add(struct statistic_data *data, s64 x, u64 y)
+{
+	struct statistic_cpu *cpu = this_cpu_read(*data->cpu);
+	local64_t *slot;
+
+	if (data->cfg.type != STATISTIC_TYPE_ARRAY &&
+	    (x < data->cfg.range_min || x > data->cfg.range_max)) {
+		local64_inc(&cpu->out_of_range);
+		return;
+	}
+
+	switch (data->cfg.type) {
+	case STATISTIC_TYPE_VALUE:
+		local64_add(data->cfg.mode == STATISTIC_MODE_PRODUCTS ?
+			    abs_product(x, y) : y, &cpu->cells[0]);
+		break;
+	case STATISTIC_TYPE_RANGE:
+		range_add(cpu->cells, x, y);
+		break;
+	case STATISTIC_TYPE_ARRAY:
+		local64_add(y, &cpu->cells[array_index(data, x)]);
+		break;
+	case STATISTIC_TYPE_LIST:
+		list_add_pair(data, cpu, x, y);
+		break;
+	case STATISTIC_TYPE_HISTORY:
+		slot = history_slot(data, cpu);
+		if (data->cfg.mode == STATISTIC_MODE_RANGE)
+			range_add(&slot[1], x, y);
+		else
+			local64_add(data->cfg.mode == STATISTIC_MODE_PRODUCTS ?
+				    abs_product(x, y) : y, &slot[1]);
+		break;
+	case STATISTIC_TYPE_RAW:
+		raw_add(data, x, y);
+		break;
+	}
+}
+
+/* Reading: fold all CPUs. */
+
+static struct statistic_cpu *cpu_block(const struct statistic_data *data,
+				       int cpu)
+{
+	return *per_cpu_ptr(data->cpu, cpu);
+}
+
+static u64 fold_cell(const struct statistic_data *data, unsigned int cell)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local64_read(&cpu_block(data, cpu)->cells[cell]);
+	return sum;
+}
+
+/**
+ * statistic_data_out_of_range() - pairs dropped for X out of range
+ * @data: the generation
+ *
+ * Return: the number of (X, Y) pairs, summed over all CPUs.
+ */
+u64 statistic_data_out_of_range(const struct statistic_data *data)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local64_read(&cpu_block(data, cpu)->out_of_range);
+	return sum;
+}
+
+/**
+ * statistic_data_missed() - pairs a full list could not take
+ * @data: the generation
+ *
+ * Return: the number of (X, Y) pairs, summed over all CPUs.
+ */
+u64 statistic_data_missed(const struct statistic_data *data)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local64_read(&cpu_block(data, cpu)->missed);
+	return sum;
+}
+
+struct range_result {
+	u64 num;
+	s64 acc;
+	s64 min;
+	s64 max;
+};
+
+static void range_fold(struct range_result *r, local64_t *cells)
+{
+	u64 num = local64_read(&cells[RANGE_NUM]);
+
+	smp_rmb();	/* pairs with smp_wmb() in range_add() */
+	if (!num)
+		return;
+	if (!r->num) {
+		r->min = S64_MAX;
+		r->max = S64_MIN;
+	}
+	r->num += num;
+	r->acc += local64_read(&cells[RANGE_ACC]);
+	r->min = min_t(s64, r->min, local64_read(&cells[RANGE_MIN]));
+	r->max = max_t(s64, r->max, local64_read(&cells[RANGE_MAX]));
+}
+
+/* " <number> <min> <avg> <max>": avg rounded half away from zero */
+static void range_print(struct seq_file *m, const struct range_result *r)
+{
+	u64 mag, whole, rem, milli;
+	bool neg;
+
+	if (!r->num) {
+		seq_puts(m, " 0 0 0.000 0\n");
+		return;
+	}
+	neg = r->acc < 0;
+	mag = neg ? -(u64)r->acc : (u64)r->acc;
+	whole = div64_u64_rem(mag, r->num, &rem);
+	milli = (mul_u64_u64_div_u64(rem, 2000, r->num) + 1) / 2;
+	if (milli == 1000) {
+		whole++;
+		milli = 0;
+	}
+	seq_printf(m, " %llu %lld %s%llu.%03llu %lld\n", r->num, r->min,
+		   neg && (whole || milli) ? "-" : "", whole, milli, r->max);
+}
+
+/**
+ * statistic_print_time() - print a time printk-style, e.g. "[12.345678]"
+ * @m: where to
+ * @ns: nanoseconds
+ */
+void statistic_print_time(struct seq_file *m, u64 ns)
+{
+	u32 rem;
+	u64 sec = div_u64_rem(ns, NSEC_PER_SEC, &rem);
+
+	seq_printf(m, "[%llu.%06u]", sec, rem / (u32)NSEC_PER_USEC);
+}
+
+/**
+ * statistic_data_snapshot() - fix what a data file reader shows
+ * @data: the generation
+ * @now: the time the reader looks at (the stop time of a stopped statistic)
+ * @snap: filled with the number of lines and the first history period or
+ *	raw serial number
+ */
+void statistic_data_snapshot(struct statistic_data *data, u64 now,
+			     struct statistic_snapshot *snap)
+{
+	unsigned long flags;
+	u64 epoch, next;
+
+	snap->first = 0;
+	switch (data->cfg.type) {
+	case STATISTIC_TYPE_VALUE:
+	case STATISTIC_TYPE_RANGE:
+		snap->lines = 1;
+		break;
+	case STATISTIC_TYPE_ARRAY:
+		snap->lines = data->nbuckets;
+		break;
+	case STATISTIC_TYPE_LIST:
+		/* pairs with smp_store_release() in list_add_pair() */
+		snap->lines = smp_load_acquire(&data->list->used);
+		break;
+	case STATISTIC_TYPE_HISTORY:
+		now = max(now, data->origin);
+		epoch = div64_u64(now - data->origin, data->period);
+		if (epoch >= data->cfg.entries_max)
+			snap->first = epoch + 1 - data->cfg.entries_max;
+		snap->lines = epoch + 1 - snap->first;
+		break;
+	case STATISTIC_TYPE_RAW:
+		raw_spin_lock_irqsave(&data->raw->lock, flags);
+		next = data->raw->next_serial;
+		raw_spin_unlock_irqrestore(&data->raw->lock, flags);
+		snap->lines = min_t(u64, next, data->cfg.entries_max);
+		snap->first = next - snap->lines;
+		break;
+	}
+}
+
+static void history_show(struct seq_file *m, struct statistic_data *data,
+			 u64 epoch)
+{
+	struct range_result r = {};
+	u64 total = 0;
+	u32 index;
+	int cpu;
+
+	div_u64_rem(epoch, data->cfg.entries_max, &index);
+	index *= data->stride;
+	for_each_possible_cpu(cpu) {
+		local64_t *slot = &cpu_block(data, cpu)->cells[index];
+		struct range_result part = {};
+		u64 part_total = 0;
+
+		if (local64_read(&slot[0]) != (s64)(epoch + 1))
+			continue;
+		smp_rmb();	/* tag before data: see history_slot() */
+		if (data->cfg.mode == STATISTIC_MODE_RANGE)
+			range_fold(&part, &slot[1]);
+		else
+			part_total = local64_read(&slot[1]);
+		smp_rmb();	/* data before the tag is checked again */
+		/* recycled for a later period while we read: not ours */
+		if (local64_read(&slot[0]) != (s64)(epoch + 1))
+			continue;
+		total += part_total;
+		if (part.num) {
+			if (!r.num) {
+				r.min = S64_MAX;
+				r.max = S64_MIN;
+			}
+			r.num += part.num;
+			r.acc += part.acc;
+			r.min = min(r.min, part.min);
+			r.max = max(r.max, part.max);
+		}
+	}
+
+	seq_putc(m, ' ');
+	statistic_print_time(m, data->origin + (epoch + 1) * data->period);
+	if (data->cfg.mode == STATISTIC_MODE_RANGE)
+		range_print(m, &r);
+	else
+		seq_printf(m, " %llu\n", total);
+}
+
+static int raw_show(struct seq_file *m, struct statistic_data *data,
+		    u64 serial)
+{
+	struct statistic_raw *raw = data->raw;
+	struct statistic_raw_entry entry;
+	unsigned long flags;
+	u32 index;
+	bool gone;
+
+	div_u64_rem(serial, data->cfg.entries_max, &index);
+	raw_spin_lock_irqsave(&raw->lock, flags);
+	entry = raw->ring[index];
+	gone = entry.serial != serial;
+	raw_spin_unlock_irqrestore(&raw->lock, flags);
+	if (gone)
+		return 1;	/* overwritten since the snapshot */
+	seq_putc(m, ' ');
+	statistic_print_time(m, entry.time);
+	seq_printf(m, " %llu %lld %llu\n", entry.serial, entry.x, entry.y);
+	return 0;
+}
+
+/**
+ * statistic_data_show_line() - print one line of the data file
+ * @m: the data file
+ * @name: the statistic's name, which starts the line
+ * @data: the generation
+ * @snap: what statistic_data_snapshot() fixed
+ * @line: which line, below @snap->lines
+ *
+ * Return: 0, or SEQ_SKIP if the line has gone meanwhile (raw).
+ */
+int statistic_data_show_line(struct seq_file *m, const char *name,
+			     struct statistic_data *data,
+			     const struct statistic_snapshot *snap, u64 line)
+{
+	struct range_result r = {};
+	unsigned int i;
+	int cpu;
+	s64 x;
+
+	seq_puts(m, name);
+	switch (data->cfg.type) {
+	case STATISTIC_TYPE_VALUE:
+		seq_printf(m, " %llu\n", fold_cell(data, 0));
+		break;
+	case STATISTIC_TYPE_RANGE:
+		for_each_possible_cpu(cpu)
+			range_fold(&r, cpu_block(data, cpu)->cells);
+		range_print(m, &r);
+		break;
+	case STATISTIC_TYPE_ARRAY:
+		i = line;
+		if (i < data->nbuckets - 1)
+			seq_printf(m, " <=%lld", array_bound(data, i));
+		else
+			seq_printf(m, " >%lld", array_bound(data, i - 1));
+		seq_printf(m, " %llu\n", fold_cell(data, i));
+		break;
+	case STATISTIC_TYPE_LIST:
+		i = line;
+		x = data->list->entries[i].x;
+		seq_printf(m, " %s0x%llx %llu\n", x < 0 ? "-" : "",
+			   x < 0 ? -(u64)x : (u64)x, fold_cell(data, i));
+		break;
+	case STATISTIC_TYPE_HISTORY:
+		history_show(m, data, snap->first + line);
+		break;
+	case STATISTIC_TYPE_RAW:
+		if (raw_show(m, data, snap->first + line)) {
+			/* seq_file drops what this record printed */
+			return SEQ_SKIP;
+		}
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build build/modules/dm-mod.ko: device-mapper's core module with iotally's
+# statistics engine, against the stock Debian kernel's headers, so that it
+# loads on the stock kernel in place of Debian's dm-mod.ko.
+#
+# Only our own files come from this repository; the rest of dm-mod is taken
+# from the pristine linux-source tree at build time (never copied into the
+# repository), with patches/series applied to the files it touches.
+#
+# Usage: scripts/modules.sh   (JOBS=N to change the parallelism, default 2;
+#        DM_STATS_SRC=DIR to take the engine from DIR instead of drivers/md)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkvar() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/versions.mk"; }
+release=$(mkvar KERNEL_RELEASE)
+tarball=$(mkvar KERNEL_SOURCE_TAR)
+srcname=$(mkvar KERNEL_SOURCE_DIR)
+headers=/usr/src/linux-headers-$release
+pristine=$top/build/src/linux-pristine
+out=$top/build/modules
+stage=$out/dm-mod
+jobs=${JOBS:-2}
+
+[[ -f $headers/Makefile ]] || { echo "modules: $headers missing (run make deps)" >&2; exit 1; }
+
+# The pristine drivers/md, extracted on its own if the kernel tree is not there.
+mdsrc=$pristine/drivers/md
+if [[ ! -e $pristine/.extracted ]]; then
+	mdsrc=$out/pristine/drivers/md
+	if [[ ! -d $mdsrc ]]; then
+		echo "  EXTRACT $srcname/drivers/md"
+		mkdir -p "$out/pristine"
+		tar -C "$out/pristine" --strip-components=1 -xf "$tarball" "$srcname/drivers/md"
+	fi
+fi
+
+# Stage: upstream dm-mod sources and headers, our patches, then our files.
+new=$(mktemp -d "$out.stage.XXXXXX")
+trap 'rm -rf "$new"' EXIT
+mkdir -p "$new/drivers/md"
+cp -p "$mdsrc"/dm*.[ch] "$new/drivers/md/"
+if [[ -f $top/patches/series ]]; then
+	while read -r p _; do
+		[[ -z $p || $p == \#* ]] && continue
+		mapfile -t files < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p")
+		ours=0
+		for f in "${files[@]}"; do
+			[[ $f == drivers/md/dm*.[ch] && -f $new/$f ]] && ours=$((ours + 1))
+		done
+		((ours)) || continue
+		if ((ours != ${#files[@]})); then
+			echo "modules: patches/$p mixes dm-mod sources with other files" >&2
+			exit 1
+		fi
+		(cd "$new" && patch -s -p1 -F0 -N --batch --no-backup-if-mismatch \
+			-r - <"$top/patches/$p")
+	done <"$top/patches/series"
+fi
+cp "${DM_STATS_SRC:-$top/drivers/md}"/dm-stats*.[ch] "$new/drivers/md/"
+
+cat >"$new/drivers/md/Kbuild" <<'KBUILD'
+# SPDX-License-Identifier: GPL-2.0
+# dm-mod as Debian configures it, with iotally's statistics engine.
+obj-m := dm-mod.o
+dm-mod-y := dm.o dm-table.o dm-target.o dm-linear.o dm-stripe.o \
+	    dm-ioctl.o dm-io.o dm-kcopyd.o dm-sysfs.o dm-stats.o \
+	    dm-stats-index.o dm-stats-io.o dm-rq.o dm-io-rewind.o
+dm-mod-$(CONFIG_DM_INIT) += dm-init.o
+dm-mod-$(CONFIG_DM_UEVENT) += dm-uevent.o
+dm-mod-$(CONFIG_BLK_DEV_ZONED) += dm-zone.o
+dm-mod-$(CONFIG_IMA) += dm-ima.o
+dm-mod-$(CONFIG_DM_AUDIT) += dm-audit.o
+KBUILD
+
+# Keep the previous stage (and its objects) when nothing changed: fast rebuilds.
+mkdir -p "$stage/drivers/md"
+(cd "$new/drivers/md" && for f in *; do
+	cmp -s "$f" "$stage/drivers/md/$f" || cp "$f" "$stage/drivers/md/$f"
+done)
+(cd "$stage/drivers/md" && for f in dm*.[ch] Kbuild; do
+	[[ -e $new/drivers/md/$f ]] || rm -f "$f"
+done)
+
+make -s -C "$headers" M="$stage/drivers/md" -j"$jobs" modules
+# Drop-in means the same symbol versions: other device-mapper modules of the
+# stock kernel (dm-delay, dm-crypt, ...) must load against this dm-mod.
+bad=$(join <(awk '$3 == "drivers/md/dm-mod" { print $2, $1 }' "$headers/Module.symvers" | sort) \
+	<(awk '{ print $2, $1 }' "$stage/drivers/md/Module.symvers" | sort) | awk '$2 != $3 { print $1 }')
+if [[ -n $bad ]]; then
+	echo "modules: symbol versions differ from the stock dm-mod: $bad" >&2
+	exit 1
+fi
+# Debug info only makes the guest initramfs big: keep symbols, drop DWARF.
+objcopy --strip-debug "$stage/drivers/md/dm-mod.ko" "$out/dm-mod.ko"
+echo "  MODULE  $out/dm-mod.ko ($(modinfo -F vermagic "$out/dm-mod.ko"))"
