@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally histogram DEV REGION: a quantize()-style latency distribution.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "app.hpp"
+#include "iotally/error.hpp"
+#include "iotally/histogram.hpp"
+#include "iotally/snapshot.hpp"
+#include "iotally/units.hpp"
+#include "output.hpp"
+
+namespace iotally::cli {
+namespace {
+
+struct HistArgs {
+    std::string device;
+    std::uint64_t id = 0;
+    std::optional<std::uint64_t> area;
+    bool group = false;
+    std::string interval;
+};
+
+Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
+    const DeviceSnapshot& d = snap.devices.front();
+    auto region_hist = [&](const Region& r) {
+        if (r.histogram_bounds_ns.empty())
+            throw Error(ErrorKind::usage,
+                        fmt::format("{}: region {} has no histogram (create it with --histogram)",
+                                    d.info.name, r.id));
+        if (a.area) {
+            if (*a.area >= r.areas.size())
+                throw Error(ErrorKind::usage,
+                            fmt::format("{}: region {} has {} areas, no area {}", d.info.name, r.id,
+                                        r.areas.size(), *a.area));
+            return Histogram{r.histogram_bounds_ns, r.areas[*a.area].histogram};
+        }
+        return Histogram{r.histogram_bounds_ns, r.histogram_total()};
+    };
+    if (!a.group) {
+        const Region* r = d.find_region(a.id);
+        if (!r)
+            throw Error(ErrorKind::no_region, fmt::format("{}: no region {}", d.info.name, a.id));
+        return region_hist(*r);
+    }
+    for (const auto& g : d.groups) {
+        if (g.id != a.id)
+            continue;
+        Histogram sum;
+        for (auto id : g.members) {
+            const Region* r = d.find_region(id);
+            if (!r)
+                continue;
+            Histogram h = region_hist(*r);
+            if (sum.counts.empty())
+                sum = h;
+            else if (sum.bounds_ns != h.bounds_ns)
+                throw Error(ErrorKind::usage, fmt::format("{}: group {} mixes histogram boundaries",
+                                                          d.info.name, g.id));
+            else
+                for (std::size_t i = 0; i < h.counts.size(); ++i)
+                    sum.counts[i] += h.counts[i];
+        }
+        return sum;
+    }
+    throw Error(ErrorKind::no_region, fmt::format("{}: no group {}", d.info.name, a.id));
+}
+
+}  // namespace
+
+void register_histogram(Registry& r) {
+    auto a = std::make_shared<HistArgs>();
+    auto* sub = r.app.add_subcommand("histogram", "Latency distribution of a region or group");
+    sub->add_option("device", a->device, "Device-mapper device")->required();
+    sub->add_option("region", a->id, "Region id (group id with --group)")->required();
+    sub->add_option("--area", a->area, "Only this area of the region");
+    sub->add_flag("--group", a->group, "REGION is a dmstats group id");
+    sub->add_option("-i,--interval", a->interval, "Only I/O completed during this interval");
+    Context& ctx = r.ctx;
+    bool& json = r.json;
+    r.add(sub, [a, &ctx, &json] {
+        Snapshotter snapshotter(ctx.layer(), ctx.clock);
+        Histogram h = histogram_of(snapshotter.take({a->device}), *a);
+        if (!a->interval.empty()) {
+            ctx.sleep(parse_interval_s(a->interval));
+            Histogram later = histogram_of(snapshotter.take({a->device}), *a);
+            h = histogram_delta(later, &h);
+        }
+        if (json) {
+            nlohmann::json buckets = nlohmann::json::array();
+            for (std::size_t i = 0; i < h.counts.size(); ++i) {
+                auto up = h.upper_ns(i);
+                buckets.push_back({{"lower_ns", h.lower_ns(i)},
+                                   {"upper_ns", up ? nlohmann::json(*up) : nlohmann::json(nullptr)},
+                                   {"count", h.counts[i]}});
+            }
+            nlohmann::json pct = nlohmann::json::object();
+            for (double p : {50.0, 90.0, 99.0}) {
+                auto e = estimate_percentile(h, p);
+                pct[fmt::format("p{}", p)] =
+                    e ? nlohmann::json{{"estimate_ns", e->estimate_ns},
+                                       {"lower_ns", e->lower_ns},
+                                       {"upper_ns", e->upper_ns ? nlohmann::json(*e->upper_ns)
+                                                                : nlohmann::json(nullptr)}}
+                      : nlohmann::json(nullptr);
+            }
+            *ctx.out << nlohmann::json{{"device", a->device},
+                                       {a->group ? "group_id" : "region_id", a->id},
+                                       {"total", h.total()},
+                                       {"buckets", buckets},
+                                       {"percentiles", pct}}
+                            .dump()
+                     << "\n";
+            return;
+        }
+        *ctx.out << fmt::format("{} {} {}: {} I/Os\n\n", a->device, a->group ? "group" : "region",
+                                a->id, h.total())
+                 << render_quantize(h);
+    });
+}
+
+}  // namespace iotally::cli

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// create, delete, clear, list, print, set-aux.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "app.hpp"
+#include "iotally/dmstats_group.hpp"
+#include "iotally/error.hpp"
+#include "iotally/snapshot.hpp"
+#include "iotally/stats_client.hpp"
+#include "iotally/units.hpp"
+#include "output.hpp"
+
+namespace iotally::cli {
+namespace {
+
+std::uint64_t parse_region_id(const std::string& text) {
+    std::uint64_t id = parse_u64(text, "region id");
+    if (id > 2147483647ULL)
+        throw Error(ErrorKind::usage, fmt::format("region id {} is out of range", text));
+    return id;
+}
+
+// Histogram boundaries in the region's unit; like lvm2, a boundary finer
+// than a millisecond turns precise_timestamps on.
+std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool& precise) {
+    if (text.empty())
+        return {};
+    auto ns = parse_duration_list_ns(text);
+    if (std::any_of(ns.begin(), ns.end(), [](auto v) { return v % 1'000'000; }))
+        precise = true;
+    if (!precise)
+        for (auto& v : ns)
+            v /= 1'000'000;
+    return ns;
+}
+
+struct CreateArgs {
+    std::string device;
+    std::string start, length, area_size, histogram, program_id{default_program_id}, aux, file,
+        alias;
+    std::uint32_t areas = 0;
+    bool precise = false;
+};
+
+void do_create(Context& ctx, bool json, const CreateArgs& a) {
+    bool precise = a.precise;
+    auto bounds = histogram_bounds(a.histogram, precise);
+    if (!a.file.empty()) {
+        if (!a.start.empty() || !a.length.empty() || a.areas || !a.area_size.empty())
+            throw Error(ErrorKind::usage,
+                        "--file maps the file's extents: --start, --length, --areas and "
+                        "--area-size do not apply");
+        FileMapOptions opt;
+        opt.alias = a.alias;
+        opt.precise_timestamps = precise;
+        opt.histogram = bounds;
+        if (a.program_id != default_program_id)
+            opt.program_id = a.program_id;
+        std::string device = a.device.empty() ? device_for_file(ctx, a.file) : a.device;
+        create_file_map(ctx, json, a.file, device, opt);
+        return;
+    }
+    if (a.device.empty())
+        throw Error(ErrorKind::usage, "create needs a device (or --file PATH)");
+    if (!a.alias.empty())
+        throw Error(ErrorKind::usage, "--alias applies to --file only");
+    CreateRequest req;
+    req.precise_timestamps = precise;
+    req.histogram = bounds;
+    req.program_id = a.program_id;
+    req.aux_data = a.aux;
+    if (!a.start.empty() || !a.length.empty()) {
+        SectorRange range;
+        range.start = a.start.empty() ? 0 : parse_sectors(a.start);
+        if (a.length.empty()) {
+            auto size = ctx.layer().device(a.device).size_sectors;
+            if (range.start >= size)
+                throw Error(ErrorKind::usage,
+                            fmt::format("--start {} is beyond the end of {} ({} sectors)", a.start,
+                                        a.device, size));
+            range.length = size - range.start;
+        } else {
+            range.length = parse_sectors(a.length);
+        }
+        req.range = range;
+    }
+    if (a.areas)
+        req.step = AreaCount{a.areas};
+    else if (!a.area_size.empty())
+        req.step = AreaSize{parse_sectors(a.area_size)};
+    StatsClient client(ctx.layer(), a.device);
+    std::uint64_t id = client.create(req);
+    if (json)
+        *ctx.out << nlohmann::json{{"device", a.device}, {"region_id", id}}.dump() << "\n";
+    else
+        *ctx.out << id << "\n";
+}
+
+// Checks that every id exists before anything changes.
+DeviceSnapshot listed_device(Context& ctx, const std::string& device,
+                             const std::vector<std::uint64_t>& ids) {
+    StatsClient client(ctx.layer(), device);
+    DeviceSnapshot d;
+    d.info.name = device;
+    for (const auto& e : client.list(std::nullopt)) {
+        Region r;
+        r.id = e.region_id;
+        r.start = e.start;
+        r.length = e.length;
+        r.step = e.step;
+        r.program_id = e.program_id;
+        r.aux_data = e.aux_data;
+        r.user_aux = e.aux_data;
+        d.regions.push_back(std::move(r));
+    }
+    std::sort(d.regions.begin(), d.regions.end(),
+              [](const Region& a, const Region& b) { return a.id < b.id; });
+    resolve_groups(d);
+    for (auto id : ids)
+        if (!d.find_region(id))
+            throw Error(ErrorKind::no_region, fmt::format("{}: no region {}", device, id));
+    return d;
+}
+
+void do_delete(Context& ctx, bool json, const std::string& device,
+               const std::vector<std::string>& id_texts, bool all,
+               const std::optional<std::string>& program_id) {
+    std::vector<std::uint64_t> ids;
+    for (const auto& t : id_texts)
+        ids.push_back(parse_region_id(t));
+    if (all == !ids.empty())
+        throw Error(ErrorKind::usage, "give region ids or --all, not both");
+    auto d = listed_device(ctx, device, ids);
+    if (all)
+        for (const auto& r : d.regions)
+            if (!program_id || r.program_id == *program_id)
+                ids.push_back(r.id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+
+    StatsClient client(ctx.layer(), device);
+    // Members leave their group first (as lvm2 does); a deleted leader takes
+    // the group with it.
+    for (const auto& g : d.groups) {
+        if (std::binary_search(ids.begin(), ids.end(), g.id))
+            continue;
+        std::vector<std::uint64_t> left;
+        for (auto m : g.members)
+            if (!std::binary_search(ids.begin(), ids.end(), m))
+                left.push_back(m);
+        if (left.size() == g.members.size())
+            continue;
+        auto tag = parse_group_tag(d.find_region(g.id)->aux_data);
+        tag->members = left;
+        client.set_aux(g.id, format_group_aux(*tag));
+    }
+    for (auto id : ids)
+        client.remove(id);
+    if (json)
+        *ctx.out << nlohmann::json{{"device", device}, {"deleted", ids}}.dump() << "\n";
+}
+
+void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
+             const std::optional<std::string>& program_id) {
+    Snapshotter snapshotter(ctx.layer(), ctx.clock);
+    Snapshot snap = snapshotter.take(devices, program_id);
+    if (json) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& d : snap.devices) {
+            nlohmann::json regions = nlohmann::json::array();
+            for (const auto& r : d.regions) {
+                std::vector<std::uint64_t> bounds = r.histogram_bounds_ns;
+                regions.push_back({{"region_id", r.id},
+                                   {"start", r.start},
+                                   {"length", r.length},
+                                   {"step", r.step},
+                                   {"areas", r.area_count()},
+                                   {"program_id", r.program_id},
+                                   {"aux_data", r.user_aux},
+                                   {"precise_timestamps", r.precise_timestamps},
+                                   {"histogram_bounds_ns", bounds},
+                                   {"group_id", r.group_id ? nlohmann::json(*r.group_id)
+                                                           : nlohmann::json(nullptr)}});
+            }
+            nlohmann::json groups = nlohmann::json::array();
+            for (const auto& g : d.groups)
+                groups.push_back({{"group_id", g.id}, {"alias", g.alias}, {"members", g.members}});
+            j.push_back({{"device", d.info.name},
+                         {"uuid", d.info.uuid},
+                         {"regions", regions},
+                         {"groups", groups},
+                         {"warnings", d.warnings}});
+        }
+        *ctx.out << j.dump() << "\n";
+        return;
+    }
+    Table t({"<DEVICE", "ID", "START", "LENGTH", "STEP", "AREAS", "<PROGRAM_ID", "<GROUP",
+             "<PRECISE", "<HISTOGRAM", "<AUX_DATA"});
+    for (const auto& d : snap.devices) {
+        for (const auto& r : d.regions) {
+            std::string group = "-";
+            if (r.group_id)
+                for (const auto& g : d.groups)
+                    if (g.id == *r.group_id)
+                        group = fmt::format("{}:{}", g.id, g.alias.empty() ? "-" : g.alias);
+            std::vector<std::string> bounds;
+            for (auto b : r.histogram_bounds_ns)
+                bounds.push_back(format_duration_ns(b));
+            t.add({d.info.name, std::to_string(r.id), std::to_string(r.start),
+                   std::to_string(r.length), std::to_string(r.step), std::to_string(r.area_count()),
+                   r.program_id, group, r.precise_timestamps ? "yes" : "no",
+                   bounds.empty() ? "-" : fmt::format("{}", fmt::join(bounds, ",")),
+                   r.user_aux.empty() ? "-" : r.user_aux});
+        }
+        for (const auto& w : d.warnings)
+            *ctx.err << "iotally: warning: " << w << "\n";
+    }
+    if (!t.empty())
+        *ctx.out << t.render();
+}
+
+void do_print(Context& ctx, bool json, const std::string& device, const std::string& id_text,
+              bool clear, std::optional<std::uint64_t> first, std::optional<std::uint64_t> count) {
+    std::uint64_t id = parse_region_id(id_text);
+    std::optional<LineRange> lines;
+    if (first || count)
+        lines = LineRange{first.value_or(0), count.value_or(UINT32_MAX)};
+    StatsClient client(ctx.layer(), device);
+    if (!json) {
+        // As the kernel printed it.
+        std::string reply = client.message(build_print(id, lines, clear));
+        *ctx.out << reply;
+        return;
+    }
+    auto parsed = client.print(id, clear, lines);
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& p : parsed) {
+        const auto& c = p.counters;
+        j.push_back({{"start", p.start},
+                     {"step", p.step},
+                     {"reads", c.reads},
+                     {"reads_merged", c.reads_merged},
+                     {"read_sectors", c.read_sectors},
+                     {"read_time", c.read_time},
+                     {"writes", c.writes},
+                     {"writes_merged", c.writes_merged},
+                     {"write_sectors", c.write_sectors},
+                     {"write_time", c.write_time},
+                     {"in_flight", c.in_flight},
+                     {"io_time", c.io_time},
+                     {"weighted_io_time", c.weighted_time},
+                     {"read_busy_time", c.read_busy_time},
+                     {"write_busy_time", c.write_busy_time},
+                     {"histogram", p.histogram}});
+    }
+    *ctx.out << nlohmann::json{{"device", device}, {"region_id", id}, {"areas", j}}.dump() << "\n";
+}
+
+void do_set_aux(Context& ctx, bool json, const std::string& device, const std::string& id_text,
+                const std::string& text, bool raw) {
+    std::uint64_t id = parse_region_id(id_text);
+    auto d = listed_device(ctx, device, {id});
+    std::string aux = text;
+    // A group leader keeps its DMS_GROUP tag; only the user part changes.
+    if (!raw) {
+        if (auto tag = parse_group_tag(d.find_region(id)->aux_data)) {
+            tag->user_aux = text == "-" ? "" : text;
+            aux = format_group_aux(*tag);
+        }
+    }
+    StatsClient(ctx.layer(), device).set_aux(id, aux);
+    if (json)
+        *ctx.out << nlohmann::json{{"device", device}, {"region_id", id}, {"aux_data", aux}}.dump()
+                 << "\n";
+}
+
+}  // namespace
+
+void register_region(Registry& r) {
+    Context& ctx = r.ctx;
+    bool& json = r.json;
+
+    auto ca = std::make_shared<CreateArgs>();
+    auto* create = r.app.add_subcommand("create", "Create a statistics region (prints its id)");
+    create->add_option("device", ca->device, "Device-mapper device (optional with --file)");
+    create->add_option("--start", ca->start, "First sector (units: s, b, k, m, g, t)");
+    create->add_option("--length", ca->length, "Length (default: to the end of the device)");
+    auto* areas = create->add_option("--areas", ca->areas, "Split into N areas")
+                      ->check(CLI::Range(1u, 0x7fffffffu));
+    create->add_option("--area-size", ca->area_size, "Split into areas of SIZE")->excludes(areas);
+    create->add_option("--histogram", ca->histogram,
+                       "Latency histogram boundaries, e.g. 1ms,5ms,20ms (units: ns, us, ms, s)");
+    create->add_flag("--precise", ca->precise, "Nanosecond timestamps (precise_timestamps)");
+    create->add_option("--program-id", ca->program_id, "program_id of the region")
+        ->capture_default_str();
+    create->add_option("--aux", ca->aux, "aux_data of the region");
+    create->add_option("--file", ca->file,
+                       "Map a file: one region per extent, grouped under the file's name");
+    create->add_option("--alias", ca->alias, "Group alias for --file (default: the file name)");
+    r.add(create, [ca, &ctx, &json] { do_create(ctx, json, *ca); });
+
+    struct DeleteArgs {
+        std::string device;
+        std::vector<std::string> ids;
+        bool all = false;
+        std::string program_id;
+    };
+    auto da = std::make_shared<DeleteArgs>();
+    auto* del = r.app.add_subcommand("delete", "Delete regions (group tags are kept consistent)");
+    del->add_option("device", da->device, "Device-mapper device")->required();
+    del->add_option("ids", da->ids, "Region ids");
+    del->add_flag("--all", da->all, "Delete every region (of --program-id, if given)");
+    del->add_option("--program-id", da->program_id, "With --all: only this program's regions");
+    r.add(del, [da, &ctx, &json] {
+        do_delete(ctx, json, da->device, da->ids, da->all,
+                  da->program_id.empty() ? std::nullopt : std::optional(da->program_id));
+    });
+
+    struct ClearArgs {
+        std::string device;
+        std::vector<std::string> ids;
+    };
+    auto cla = std::make_shared<ClearArgs>();
+    auto* clear = r.app.add_subcommand("clear", "Zero the counters of regions (not in-flight)");
+    clear->add_option("device", cla->device, "Device-mapper device")->required();
+    clear->add_option("ids", cla->ids, "Region ids")->required();
+    r.add(clear, [cla, &ctx, &json] {
+        std::vector<std::uint64_t> ids;
+        for (const auto& t : cla->ids)
+            ids.push_back(parse_region_id(t));
+        listed_device(ctx, cla->device, ids);
+        StatsClient client(ctx.layer(), cla->device);
+        for (auto id : ids)
+            client.clear(id);
+        if (json)
+            *ctx.out << nlohmann::json{{"device", cla->device}, {"cleared", ids}}.dump() << "\n";
+    });
+
+    struct ListArgs {
+        std::vector<std::string> devices;
+        std::string program_id;
+    };
+    auto la = std::make_shared<ListArgs>();
+    auto* list = r.app.add_subcommand("list", "List regions and dmstats groups");
+    list->add_option("devices", la->devices, "Devices (default: all)");
+    list->add_option("--program-id", la->program_id, "Only regions of this program_id");
+    r.add(list, [la, &ctx, &json] {
+        do_list(ctx, json, la->devices,
+                la->program_id.empty() ? std::nullopt : std::optional(la->program_id));
+    });
+
+    struct PrintArgs {
+        std::string device, id;
+        bool clear = false;
+        std::optional<std::uint64_t> first, count;
+    };
+    auto pa = std::make_shared<PrintArgs>();
+    auto* print = r.app.add_subcommand("print", "Print a region's counters as the kernel does");
+    print->add_option("device", pa->device, "Device-mapper device")->required();
+    print->add_option("id", pa->id, "Region id")->required();
+    print->add_flag("--clear", pa->clear, "Clear the counters after printing (@stats_print_clear)");
+    print->add_option("--first", pa->first, "First area to print");
+    print->add_option("--count", pa->count, "Number of areas to print");
+    r.add(print, [pa, &ctx, &json] {
+        do_print(ctx, json, pa->device, pa->id, pa->clear, pa->first, pa->count);
+    });
+
+    struct AuxArgs {
+        std::string device, id, text;
+        bool raw = false;
+    };
+    auto aa = std::make_shared<AuxArgs>();
+    auto* aux = r.app.add_subcommand("set-aux", "Set a region's aux_data");
+    aux->add_option("device", aa->device, "Device-mapper device")->required();
+    aux->add_option("id", aa->id, "Region id")->required();
+    aux->add_option("text", aa->text, "The new aux_data ('-' for none)")->required();
+    aux->add_flag("--raw", aa->raw, "Replace a DMS_GROUP tag too (default: keep it)");
+    r.add(aux, [aa, &ctx, &json] { do_set_aux(ctx, json, aa->device, aa->id, aa->text, aa->raw); });
+}
+
+}  // namespace iotally::cli

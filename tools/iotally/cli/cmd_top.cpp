@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally top: the busiest regions, live, with a per-area heat strip.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <ostream>
+
+#include "app.hpp"
+#include "iotally/error.hpp"
+#include "iotally/report.hpp"
+#include "iotally/selection.hpp"
+#include "output.hpp"
+
+namespace iotally::cli {
+namespace {
+
+volatile sig_atomic_t interrupted = 0;
+
+extern "C" void on_signal(int) {
+    interrupted = 1;
+}
+
+// Full-screen mode for the life of the object: alternate screen, no cursor,
+// keys without echo; everything restored on the way out, exceptions included.
+class TerminalSession {
+  public:
+    explicit TerminalSession(std::ostream& out) : out_(out) {
+        if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_) == 0) {
+            termios raw = saved_;
+            raw.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO));
+            raw.c_cc[VMIN] = 0;
+            raw.c_cc[VTIME] = 0;
+            have_termios_ = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+        }
+        struct sigaction sa {};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int_);
+        sigaction(SIGTERM, &sa, &old_term_);
+        out_ << "\x1b[?1049h\x1b[?25l" << std::flush;
+    }
+    TerminalSession(const TerminalSession&) = delete;
+    TerminalSession& operator=(const TerminalSession&) = delete;
+    ~TerminalSession() {
+        out_ << "\x1b[?25h\x1b[?1049l" << std::flush;
+        if (have_termios_)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved_);
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+
+    // Waits up to `seconds`; false when the user asked to quit.
+    bool wait(double seconds) {
+        const double deadline = monotonic_seconds() + seconds;
+        while (!interrupted) {
+            double left = deadline - monotonic_seconds();
+            if (left <= 0)
+                return true;
+            pollfd p{STDIN_FILENO, POLLIN, 0};
+            int r = poll(&p, 1, static_cast<int>(std::ceil(left * 1000)));
+            if (r > 0) {
+                char c = 0;
+                if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
+                    return false;
+                if (r > 0 && !(p.revents & POLLIN))
+                    return true;  // stdin closed: keep the interval
+            }
+        }
+        return false;
+    }
+
+  private:
+    std::ostream& out_;
+    termios saved_{};
+    bool have_termios_ = false;
+    struct sigaction old_int_ {};
+    struct sigaction old_term_ {};
+};
+
+}  // namespace
+
+// One character per column; each column covers a share of the areas and shows
+// their bytes relative to the hottest column of the strip.
+std::string heat_strip(const std::vector<std::uint64_t>& area_bytes, std::size_t width) {
+    static constexpr std::string_view ramp = " .:-=+*#%@";
+    if (area_bytes.empty() || width == 0)
+        return {};
+    const std::size_t columns = std::min(width, area_bytes.size());
+    std::vector<std::uint64_t> bins(columns, 0);
+    for (std::size_t i = 0; i < area_bytes.size(); ++i)
+        bins[i * columns / area_bytes.size()] += area_bytes[i];
+    const std::uint64_t max = *std::max_element(bins.begin(), bins.end());
+    std::string out;
+    for (auto b : bins) {
+        std::size_t level = 0;
+        if (b && max)
+            level = 1 + static_cast<std::size_t>(static_cast<double>(b) * (ramp.size() - 2) /
+                                                 static_cast<double>(max));
+        out += ramp[std::min(level, ramp.size() - 1)];
+    }
+    return out;
+}
+
+namespace {
+
+// Rows left for regions below the title and the table header.
+std::size_t terminal_rows() {
+    winsize ws{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 6)
+        return ws.ws_row - 5;
+    return 20;
+}
+
+struct TopArgs {
+    std::vector<std::string> devices;
+    std::string interval = "1";
+    std::uint64_t count = 0;
+    std::string sort = "mbps";
+    std::vector<std::string> select;
+    std::size_t max = 0;
+    std::string program_id;
+};
+
+std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
+                         std::size_t max_rows, int width) {
+    std::size_t regions = 0;
+    for (const auto& d : snap.devices)
+        regions += d.regions.size();
+    std::time_t now = std::time(nullptr);
+    std::string out = fmt::format(
+        "iotally top - {:%H:%M:%S}  interval {:.3g}s  devices {}  regions {}  generation {}  "
+        "(q quits)\n\n",
+        fmt::localtime(now), interval, snap.devices.size(), regions, snap.generation);
+    static constexpr std::string_view fields[] = {"r_tps",  "w_tps", "r_mbps",
+                                                  "w_mbps", "ms",    "busy"};
+    std::vector<std::string> headers{"<DEVICE", "REGION"};
+    for (auto f : fields)
+        headers.emplace_back(find_metric_field(f)->header);
+    headers.emplace_back("<HEAT (areas, start to end)");
+    Table t(headers);
+    std::vector<std::vector<std::string>> cells;
+    std::size_t fixed = 0;
+    for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
+        const auto& r = rows[i];
+        std::vector<std::string> c{r.device, std::to_string(*r.region) + (r.is_new ? "+" : "")};
+        for (auto f : fields)
+            c.push_back(format_value(find_metric_field(f)->get(r.stats)));
+        std::size_t used = 0;
+        for (const auto& s : c)
+            used += s.size() + 2;
+        fixed = std::max(fixed, used);
+        cells.push_back(std::move(c));
+    }
+    const std::size_t strip =
+        width > static_cast<int>(fixed) + 12 ? static_cast<std::size_t>(width) - fixed - 4 : 8;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        cells[i].push_back("|" + heat_strip(rows[i].area_bytes, strip) + "|");
+        t.add(std::move(cells[i]));
+    }
+    out += t.render();
+    if (rows.empty())
+        out += "(no regions: create some with 'iotally create')\n";
+    return out;
+}
+
+}  // namespace
+
+void register_top(Registry& r) {
+    auto a = std::make_shared<TopArgs>();
+    auto* sub = r.app.add_subcommand("top", "Live full-screen view of the busiest regions");
+    sub->add_option("devices", a->devices, "Devices (default: all)");
+    sub->add_option("-i,--interval", a->interval, "Refresh interval")->capture_default_str();
+    sub->add_option("-c,--count", a->count, "Stop after N frames (default: until q)");
+    sub->add_option("--sort", a->sort, "Sort by this report field")->capture_default_str();
+    sub->add_option("--select", a->select, "Only devices matching EXPR (repeatable)");
+    sub->add_option("--max", a->max, "At most N regions (default: what fits)");
+    sub->add_option("--program-id", a->program_id, "Only regions of this program_id");
+    Context& ctx = r.ctx;
+    r.add(sub, [a, &ctx] {
+        const double interval = parse_interval_s(a->interval);
+        const MetricField* sort = find_metric_field(a->sort);
+        if (!sort)
+            throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}'", a->sort));
+        std::vector<MatchExpr> matches;
+        for (const auto& s : a->select)
+            matches.push_back(build_match(s));
+        const std::optional<std::string> program =
+            a->program_id.empty() ? std::nullopt : std::optional(a->program_id);
+
+        Snapshotter snapshotter(ctx.layer(), ctx.clock);
+        auto take = [&] {
+            auto snap = snapshotter.take(a->devices, program);
+            if (!matches.empty())
+                std::erase_if(snap.devices, [&](const DeviceSnapshot& d) {
+                    return !matches_any(matches, d.info);
+                });
+            return snap;
+        };
+        const bool tty = ctx.interactive();
+        std::optional<TerminalSession> session;
+        if (tty) {
+            interrupted = 0;
+            session.emplace(*ctx.out);
+        }
+        auto wait = [&] {
+            if (session)
+                return session->wait(interval);
+            ctx.sleep(interval);
+            return true;
+        };
+
+        Snapshot prev = take();
+        for (std::uint64_t frame = 0; a->count == 0 || frame < a->count; ++frame) {
+            if (!wait())
+                break;
+            Snapshot cur = take();
+            auto rows = build_report(cur, &prev, ReportLevel::region);
+            std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
+                return sort->get(x.stats).value_or(-1) > sort->get(y.stats).value_or(-1);
+            });
+            std::size_t max_rows = a->max ? a->max : (tty ? terminal_rows() : rows.size());
+            std::string text = render_frame(rows, cur, interval, max_rows, ctx.terminal_width());
+            if (tty)
+                *ctx.out << "\x1b[H\x1b[2J" << text << std::flush;
+            else
+                *ctx.out << (frame ? "\n" : "") << text << std::flush;
+            prev = std::move(cur);
+        }
+    });
+}
+
+}  // namespace iotally::cli

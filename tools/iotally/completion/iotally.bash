@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bash completion for iotally(8)
+
+_iotally_devices()
+{
+    local d
+    for d in /dev/mapper/*; do
+        [[ -e $d && ${d##*/} != control ]] && printf '%s\n' "${d##*/}"
+    done
+}
+
+_iotally_files()
+{
+    if declare -F _filedir >/dev/null; then
+        _filedir "$@"
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+_iotally_region_ids()
+{
+    # Region ids of a device, from "iotally -j list DEV" (needs root).
+    iotally -j list "$1" 2>/dev/null | grep -o '"region_id":[0-9]*' | cut -d: -f2
+}
+
+_iotally()
+{
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null; then
+        _init_completion || return
+    else
+        # Without the bash-completion package.
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+    fi
+
+    local commands="help message create delete clear list print set-aux update report histogram top export stat"
+    local cmd="" i arg nonopt=0
+    for ((i = 1; i < cword; i++)); do
+        arg=${words[i]}
+        case $arg in
+        --debugfs) ((i++)) ;;
+        -*) ;;
+        *)
+            if [[ -z $cmd ]]; then
+                cmd=$arg
+            else
+                ((nonopt++))
+            fi
+            ;;
+        esac
+    done
+
+    if [[ -z $cmd ]]; then
+        case $prev in
+        --debugfs) _iotally_files -d; return ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '-j --json --debugfs --help' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        fi
+        return
+    fi
+
+    local fields="bytes r_bytes w_bytes ios r_ios w_ios blocks r_blocks w_blocks r_merges w_merges kbpt r_kbpt w_kbpt tps r_tps w_tps mbps r_mbps w_mbps blkps r_blkps w_blkps rrqm wrqm ms r_ms w_ms busy r_busy w_busy queue aqu_sz bytes_free ios_other ios_free ms_other ms_free"
+    case $prev in
+    --file|--textfile-dir) _iotally_files; return ;;
+    --level) COMPREPLY=($(compgen -W 'device group region area' -- "$cur")); return ;;
+    --sort) COMPREPLY=($(compgen -W "$fields" -- "$cur")); return ;;
+    -o|--fields)
+        local prefix=${cur%,*}
+        [[ $prefix == "$cur" ]] && prefix="" || prefix="$prefix,"
+        COMPREPLY=($(compgen -P "$prefix" -W "$fields" -- "${cur##*,}"))
+        compopt -o nospace
+        return ;;
+    --select) COMPREPLY=($(compgen -W 'name= target= uuid=' -- "$cur")); compopt -o nospace; return ;;
+    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|-c|--max|--first|--group|--area|--name)
+        return ;;
+    esac
+
+    local opts=""
+    case $cmd in
+    help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
+    create) opts="--start --length --areas --area-size --histogram --precise --program-id --aux --file --alias" ;;
+    delete) opts="--all --program-id" ;;
+    list) opts="--program-id" ;;
+    print) opts="--clear --first --count" ;;
+    set-aux) opts="--raw" ;;
+    update) opts="--file --group --alias" ;;
+    report) opts="--interval --count --fields --sort --select --level --program-id --max --csv" ;;
+    histogram) opts="--group --area --interval" ;;
+    top) opts="--interval --count --sort --select --max --program-id" ;;
+    export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id" ;;
+    stat)
+        if ((nonopt == 0)); then
+            COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))
+        elif ((nonopt == 1)); then
+            local root=/sys/kernel/debug/statistics
+            COMPREPLY=($(compgen -W "$(ls "$root" 2>/dev/null)" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W 'name= type= on= data=reset range_min= range_max= entries_max= scale= base_interval= mode= period=' -- "$cur"))
+            compopt -o nospace
+        fi
+        return ;;
+    esac
+
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts --help -j --json" -- "$cur"))
+        return
+    fi
+    case $cmd in
+    message|create|delete|clear|list|print|set-aux|report|histogram|top|export|update)
+        if ((nonopt == 0)); then
+            COMPREPLY=($(compgen -W "$(_iotally_devices)" -- "$cur"))
+        elif [[ $cmd == @(delete|clear|print|set-aux|histogram) ]] && ((nonopt == 1)); then
+            COMPREPLY=($(compgen -W "$(_iotally_region_ids "${words[cword - 1]}")" -- "$cur"))
+        elif [[ $cmd == message ]] && ((nonopt == 1)); then
+            COMPREPLY=($(compgen -W '@stats_create @stats_delete @stats_clear @stats_list @stats_print @stats_print_clear @stats_set_aux' -- "$cur"))
+        elif [[ $cmd == @(list|report|top|export) ]]; then
+            COMPREPLY=($(compgen -W "$(_iotally_devices)" -- "$cur"))
+        fi
+        ;;
+    esac
+} &&
+    complete -F _iotally iotally

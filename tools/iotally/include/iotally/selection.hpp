@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// devstat_buildmatch() and devstat_selectdevs() adapted to device-mapper.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iotally/device.hpp"
+
+namespace iotally {
+
+// One match expression: comma-separated terms that must all hold.
+//   name=GLOB      device name (fnmatch)
+//   target=TYPE    any target of the table has this type (linear, striped...)
+//   uuid=PREFIX    uuid starts with PREFIX (LVM-, CRYPT-, mpath-...)
+// A bare word is a name glob. Several expressions are alternatives.
+struct MatchTerm {
+    enum class Kind { name, target, uuid_prefix };
+    Kind kind;
+    std::string pattern;
+    bool operator==(const MatchTerm&) const = default;
+};
+struct MatchExpr {
+    std::vector<MatchTerm> terms;
+    bool operator==(const MatchExpr&) const = default;
+};
+
+MatchExpr build_match(std::string_view text);  // throws Error(usage)
+bool matches(const MatchExpr& expr, const DeviceInfo& device);
+bool matches_any(std::span<const MatchExpr> exprs, const DeviceInfo& device);
+bool glob_match(std::string_view pattern, std::string_view text);
+
+enum class SelectMode { add, only, remove, add_only };
+
+struct SelectionEntry {
+    std::string device;
+    bool selected = false;
+    std::uint64_t activity = 0;  // e.g. bytes in the last interval
+};
+
+// The selection persists between calls, like devstat's dev_select array.
+struct SelectionState {
+    std::uint64_t generation = 0;
+    bool initialized = false;
+    std::vector<SelectionEntry> entries;  // in device-list order
+};
+
+struct SelectRequest {
+    std::vector<std::string> names;  // selected by name, first priority
+    std::vector<MatchExpr> matches;  // then by pattern
+    SelectMode mode = SelectMode::add;
+    std::size_t max_count = SIZE_MAX;
+    bool by_activity = false;  // "top" mode
+};
+
+// Returns the selected device names, most active first in top mode.
+// `activity` is parallel to `devices`. `changed` reports whether the
+// selection differs from the previous call's. With no name and no pattern in
+// top mode every device is a candidate, but never more than max_count are
+// returned (devstat's documented bug, fixed).
+std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
+                                        std::span<const DeviceInfo> devices,
+                                        std::span<const std::uint64_t> activity,
+                                        const SelectRequest& request, bool* changed = nullptr);
+
+}  // namespace iotally

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The generic statistics layer in debugfs:
+// /sys/kernel/debug/statistics/<interface>/{definition,data}.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace iotally {
+
+inline constexpr std::string_view statfs_default_root = "/sys/kernel/debug/statistics";
+
+struct StatDefinition {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> attributes;  // in file order, name excluded
+    std::optional<std::string> get(std::string_view key) const;
+};
+
+// A definition file: key=value words; each "name=" starts a statistic, so an
+// entry may span lines. Throws Error(parse).
+std::vector<StatDefinition> parse_definitions(std::string_view text);
+
+// One line of a data file: "<name> <fields...>".
+struct StatDataLine {
+    std::string name;
+    std::vector<std::string> fields;
+};
+std::vector<StatDataLine> parse_data(std::string_view text);
+
+// A write to a definition file: "[name=N] key=value ...". Validates keys
+// against the documented changeable attributes and values against their
+// types. Throws Error(usage).
+std::string build_definition_write(const std::optional<std::string>& name,
+                                   const std::vector<std::pair<std::string, std::string>>& attrs);
+std::pair<std::string, std::string> parse_assignment(std::string_view word);
+
+class StatFs {
+  public:
+    explicit StatFs(std::string root = std::string(statfs_default_root)) : root_(std::move(root)) {}
+    const std::string& root() const { return root_; }
+    std::vector<std::string> interfaces() const;
+    std::string read_definition(const std::string& iface) const;
+    std::string read_data(const std::string& iface) const;
+    // One write(2) of `line`; the kernel applies it or rejects it whole.
+    void write_definition(const std::string& iface, const std::string& line) const;
+
+  private:
+    std::string path(const std::string& iface, const char* file) const;
+    std::string root_;
+};
+
+}  // namespace iotally

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "iotally/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "iotally/error.hpp"
+
+namespace iotally {
+
+ReportLevel parse_report_level(std::string_view text) {
+    if (text == "device")
+        return ReportLevel::device;
+    if (text == "group")
+        return ReportLevel::group;
+    if (text == "region")
+        return ReportLevel::region;
+    if (text == "area")
+        return ReportLevel::area;
+    throw Error(ErrorKind::usage,
+                fmt::format("unknown level '{}' (use device, group, region, area)", text));
+}
+
+std::string_view to_string(ReportLevel level) {
+    switch (level) {
+        case ReportLevel::device:
+            return "device";
+        case ReportLevel::group:
+            return "group";
+        case ReportLevel::region:
+            return "region";
+        case ReportLevel::area:
+            return "area";
+    }
+    return "?";
+}
+
+namespace {
+
+// The same region in the previous snapshot, if it is still the same region.
+const Region* previous_region(const DeviceSnapshot* prev, const Region& r) {
+    if (!prev)
+        return nullptr;
+    const Region* p = prev->find_region(r.id);
+    return p && p->same_region(r) ? p : nullptr;
+}
+
+struct Sum {
+    IoCounters cur, prev;
+    Histogram hist_cur, hist_prev;
+    bool any_new = false;
+    bool hist_ok = true;
+
+    void add(const IoCounters& c, const IoCounters* p, const std::vector<std::uint64_t>& bounds,
+             const std::vector<std::uint64_t>& hc, const std::vector<std::uint64_t>* hp) {
+        cur += c;
+        if (p)
+            prev += *p;
+        else
+            any_new = true;
+        if (bounds.empty())
+            return;
+        if (hist_cur.bounds_ns.empty() && hist_cur.counts.empty()) {
+            hist_cur = {bounds, std::vector<std::uint64_t>(bounds.size() + 1, 0)};
+            hist_prev = hist_cur;
+        }
+        if (hist_cur.bounds_ns != bounds || hc.size() != bounds.size() + 1) {
+            hist_ok = false;  // members with different boundaries cannot be summed
+            return;
+        }
+        for (std::size_t i = 0; i < hc.size(); ++i) {
+            hist_cur.counts[i] += hc[i];
+            if (hp && hp->size() == hc.size())
+                hist_prev.counts[i] += (*hp)[i];
+        }
+    }
+
+    void finish(ReportRow& row, bool have_previous, std::optional<double> elapsed) const {
+        row.stats = compute_statistics(cur, have_previous ? &prev : nullptr, elapsed);
+        row.is_new = have_previous && any_new;
+        if (hist_ok && !hist_cur.counts.empty())
+            row.histogram = histogram_delta(hist_cur, have_previous ? &hist_prev : nullptr);
+    }
+};
+
+std::uint64_t bytes_between(const IoCounters& c, const IoCounters* p) {
+    std::uint64_t now = (c.read_sectors + c.write_sectors) * 512;
+    if (!p)
+        return now;
+    std::uint64_t before = (p->read_sectors + p->write_sectors) * 512;
+    return now >= before ? now - before : now;
+}
+
+}  // namespace
+
+std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* previous,
+                                    ReportLevel level) {
+    std::vector<ReportRow> rows;
+    for (const auto& d : current.devices) {
+        const DeviceSnapshot* pd = previous ? previous->find_device(d.info.name) : nullptr;
+        const bool have_prev = previous != nullptr;
+        std::optional<double> elapsed;
+        if (pd)
+            elapsed = d.taken_s - pd->taken_s;
+        else if (previous)
+            elapsed = d.taken_s - previous->taken_s;  // the device appeared
+
+        auto group_of = [&](const Region& r) -> const Group* {
+            if (!r.group_id)
+                return nullptr;
+            for (const auto& g : d.groups)
+                if (g.id == *r.group_id)
+                    return &g;
+            return nullptr;
+        };
+        auto base_row = [&](ReportLevel lv, const Region* r) {
+            ReportRow row;
+            row.device = d.info.name;
+            row.level = lv;
+            if (r) {
+                row.region = r->id;
+                row.start = r->start;
+                row.length = r->length;
+                row.program_id = r->program_id;
+                if (const Group* g = group_of(*r)) {
+                    row.group = g->id;
+                    row.group_alias = g->alias;
+                }
+            }
+            return row;
+        };
+
+        switch (level) {
+            case ReportLevel::device: {
+                ReportRow row = base_row(level, nullptr);
+                row.length = d.info.size_sectors;
+                Sum s;
+                for (const auto& r : d.regions) {
+                    // Regions that appeared count from zero: all their I/O is new.
+                    const Region* p = previous_region(pd, r);
+                    const IoCounters pt = p ? p->total() : IoCounters{};
+                    s.add(r.total(), &pt, {}, {}, nullptr);
+                }
+                s.finish(row, have_prev, elapsed);
+                row.is_new = have_prev && !pd;
+                rows.push_back(std::move(row));
+                break;
+            }
+            case ReportLevel::group: {
+                for (const auto& g : d.groups) {
+                    const Region* leader = d.find_region(g.id);
+                    ReportRow row = base_row(level, leader);
+                    row.region.reset();
+                    row.group = g.id;
+                    row.group_alias = g.alias;
+                    Sum s;
+                    std::uint64_t first = UINT64_MAX, end = 0;
+                    for (auto id : g.members) {
+                        const Region* r = d.find_region(id);
+                        if (!r)
+                            continue;
+                        const Region* p = previous_region(pd, *r);
+                        auto pt = p ? p->total() : IoCounters{};
+                        auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
+                        s.add(r->total(), p ? &pt : nullptr, r->histogram_bounds_ns,
+                              r->histogram_total(), p ? &ph : nullptr);
+                        first = std::min(first, r->start);
+                        end = std::max(end, r->start + r->length);
+                    }
+                    row.start = first == UINT64_MAX ? 0 : first;
+                    row.length = end - row.start;
+                    s.finish(row, have_prev, elapsed);
+                    rows.push_back(std::move(row));
+                }
+                break;
+            }
+            case ReportLevel::region: {
+                for (const auto& r : d.regions) {
+                    const Region* p = previous_region(pd, r);
+                    ReportRow row = base_row(level, &r);
+                    Sum s;
+                    auto pt = p ? p->total() : IoCounters{};
+                    auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
+                    s.add(r.total(), p ? &pt : nullptr, r.histogram_bounds_ns, r.histogram_total(),
+                          p ? &ph : nullptr);
+                    s.finish(row, have_prev, elapsed);
+                    for (std::size_t i = 0; i < r.areas.size(); ++i)
+                        row.area_bytes.push_back(bytes_between(
+                            r.areas[i].counters,
+                            p && i < p->areas.size() ? &p->areas[i].counters : nullptr));
+                    rows.push_back(std::move(row));
+                }
+                break;
+            }
+            case ReportLevel::area: {
+                for (const auto& r : d.regions) {
+                    const Region* p = previous_region(pd, r);
+                    for (std::size_t i = 0; i < r.areas.size(); ++i) {
+                        const Area& a = r.areas[i];
+                        const Area* pa = p && i < p->areas.size() ? &p->areas[i] : nullptr;
+                        ReportRow row = base_row(level, &r);
+                        row.area = a.index;
+                        row.start = a.start;
+                        row.length = a.length;
+                        Sum s;
+                        s.add(a.counters, pa ? &pa->counters : nullptr, r.histogram_bounds_ns,
+                              a.histogram, pa ? &pa->histogram : nullptr);
+                        s.finish(row, have_prev, elapsed);
+                        rows.push_back(std::move(row));
+                    }
+                }
+                break;
+            }
+        }
+    }
+    return rows;
+}
+
+}  // namespace iotally

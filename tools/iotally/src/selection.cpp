@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "iotally/selection.hpp"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "iotally/error.hpp"
+
+namespace iotally {
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+    return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+MatchExpr build_match(std::string_view text) {
+    MatchExpr expr;
+    std::size_t pos = 0;
+    while (true) {
+        auto comma = text.find(',', pos);
+        auto term = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+        if (term.empty())
+            throw Error(ErrorKind::usage, fmt::format("empty term in match expression '{}'", text));
+        auto eq = term.find('=');
+        MatchTerm t{MatchTerm::Kind::name, std::string(term)};
+        if (eq != std::string_view::npos) {
+            auto key = term.substr(0, eq);
+            t.pattern = std::string(term.substr(eq + 1));
+            if (key == "name")
+                t.kind = MatchTerm::Kind::name;
+            else if (key == "target" || key == "type")
+                t.kind = MatchTerm::Kind::target;
+            else if (key == "uuid")
+                t.kind = MatchTerm::Kind::uuid_prefix;
+            else
+                throw Error(
+                    ErrorKind::usage,
+                    fmt::format("unknown match key '{}' in '{}' (use name=, target=, uuid=)", key,
+                                text));
+            if (t.pattern.empty())
+                throw Error(
+                    ErrorKind::usage,
+                    fmt::format("empty value for '{}' in match expression '{}'", key, text));
+        }
+        expr.terms.push_back(std::move(t));
+        if (comma == std::string_view::npos)
+            break;
+        pos = comma + 1;
+    }
+    return expr;
+}
+
+bool matches(const MatchExpr& expr, const DeviceInfo& d) {
+    for (const auto& t : expr.terms) {
+        bool ok = false;
+        switch (t.kind) {
+            case MatchTerm::Kind::name:
+                ok = glob_match(t.pattern, d.name);
+                break;
+            case MatchTerm::Kind::target:
+                ok = std::find(d.target_types.begin(), d.target_types.end(), t.pattern) !=
+                     d.target_types.end();
+                break;
+            case MatchTerm::Kind::uuid_prefix:
+                ok = d.uuid.compare(0, t.pattern.size(), t.pattern) == 0;
+                break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool matches_any(std::span<const MatchExpr> exprs, const DeviceInfo& d) {
+    return std::any_of(exprs.begin(), exprs.end(), [&](const auto& e) { return matches(e, d); });
+}
+
+std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
+                                        std::span<const DeviceInfo> devices,
+                                        std::span<const std::uint64_t> activity,
+                                        const SelectRequest& req, bool* changed) {
+    if (!activity.empty() && activity.size() != devices.size())
+        throw Error(ErrorKind::usage, "select_devices: activity does not match the device list");
+
+    // A new generation or a different device count rebuilds the entries, but
+    // devices that stay keep their selection (as devstat does).
+    std::vector<SelectionEntry> old = state.entries;
+    if (!state.initialized || state.generation != generation ||
+        state.entries.size() != devices.size()) {
+        std::vector<SelectionEntry> rebuilt;
+        for (const auto& d : devices) {
+            SelectionEntry e{d.name, false, 0};
+            for (const auto& o : old)
+                if (o.device == d.name)
+                    e.selected = o.selected;
+            rebuilt.push_back(std::move(e));
+        }
+        state.entries = std::move(rebuilt);
+        state.generation = generation;
+        state.initialized = true;
+    }
+    for (std::size_t i = 0; i < state.entries.size(); ++i)
+        state.entries[i].activity = activity.empty() ? 0 : activity[i];
+
+    auto specified = [&](std::size_t i) {
+        const auto& d = devices[i];
+        return std::find(req.names.begin(), req.names.end(), d.name) != req.names.end() ||
+               matches_any(req.matches, d);
+    };
+    auto count_selected = [&] {
+        return static_cast<std::size_t>(std::count_if(state.entries.begin(), state.entries.end(),
+                                                      [](const auto& e) { return e.selected; }));
+    };
+    const bool anything_specified = !req.names.empty() || !req.matches.empty();
+
+    if (req.mode == SelectMode::only)
+        for (auto& e : state.entries)
+            e.selected = false;
+
+    if (req.mode == SelectMode::remove) {
+        for (std::size_t i = 0; i < state.entries.size(); ++i)
+            if (specified(i))
+                state.entries[i].selected = false;
+    } else {
+        // Named devices first, in the order the user gave them, then patterns.
+        for (const auto& name : req.names)
+            for (auto& e : state.entries)
+                if (e.device == name && !e.selected && count_selected() < req.max_count)
+                    e.selected = true;
+        for (std::size_t i = 0; i < state.entries.size(); ++i)
+            if (!state.entries[i].selected && matches_any(req.matches, devices[i]) &&
+                count_selected() < req.max_count)
+                state.entries[i].selected = true;
+        if (req.mode == SelectMode::add)
+            for (auto& e : state.entries)
+                if (!e.selected && count_selected() < req.max_count)
+                    e.selected = true;
+    }
+
+    std::vector<std::size_t> order(state.entries.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<std::size_t> chosen;
+    if (req.by_activity && !anything_specified && req.mode != SelectMode::remove) {
+        chosen = order;  // top mode without a selection: every device competes
+    } else {
+        for (auto i : order)
+            if (state.entries[i].selected)
+                chosen.push_back(i);
+    }
+    if (req.by_activity)
+        std::stable_sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) {
+            return state.entries[a].activity > state.entries[b].activity;
+        });
+    if (chosen.size() > req.max_count)
+        chosen.resize(req.max_count);
+
+    std::vector<std::string> out;
+    for (auto i : chosen)
+        out.push_back(state.entries[i].device);
+
+    if (changed) {
+        bool diff = old.size() != state.entries.size();
+        for (std::size_t i = 0; !diff && i < old.size(); ++i)
+            diff = old[i].device != state.entries[i].device ||
+                   old[i].selected != state.entries[i].selected;
+        *changed = diff;
+    }
+    return out;
+}
+
+}  // namespace iotally

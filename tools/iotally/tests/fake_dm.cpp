@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fake_dm.hpp"
+
+#include <fmt/format.h>
+#include <strings.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "iotally/error.hpp"
+
+namespace iotally::test {
+namespace {
+
+[[noreturn]] void fail_with(int err, const std::string& what) {
+    throw Error(kind_from_errno(err), fmt::format("{}: {}", what, std::strerror(err)));
+}
+
+// sscanf("%llu%c") == 1 as the kernel uses it: all digits.
+bool number(const std::string& s, std::uint64_t& v) {
+    if (s.empty() || s.size() > 19)
+        return false;
+    v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9')
+            return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return true;
+}
+
+}  // namespace
+
+FakeDevice& FakeDm::add_device(const std::string& name, std::uint64_t sectors,
+                               std::vector<std::string> targets, std::string uuid,
+                               std::uint32_t minor) {
+    FakeDevice d;
+    d.info.name = name;
+    d.info.uuid = std::move(uuid);
+    d.info.major = 254;
+    d.info.minor = minor ? minor : static_cast<std::uint32_t>(devices_.size());
+    d.info.size_sectors = sectors;
+    d.info.target_types = std::move(targets);
+    return devices_[name] = std::move(d);
+}
+
+std::vector<DeviceInfo> FakeDm::list_devices() {
+    std::vector<DeviceInfo> out;
+    for (const auto& [name, d] : devices_)
+        out.push_back(d.info);
+    return out;
+}
+
+DeviceInfo FakeDm::device(const std::string& name) {
+    auto it = devices_.find(name);
+    if (it == devices_.end())
+        throw Error(ErrorKind::no_device, name + ": no such device");
+    return it->second.info;
+}
+
+std::string FakeDm::message(const std::string& device, const std::string& text) {
+    sent.push_back(text);
+    auto it = devices_.find(device);
+    if (it == devices_.end())
+        fail_with(ENXIO, device);
+    if (fail)
+        if (int err = fail(device, text))
+            fail_with(err, device);
+    auto argv = split_message(text);
+    if (argv.empty())
+        fail_with(EINVAL, device);
+    return handle(it->second, argv);
+}
+
+std::string FakeDm::handle(FakeDevice& d, const std::vector<std::string>& argv) {
+    const std::string& cmd = argv[0];
+    const std::size_t argc = argv.size();
+    auto find = [&](const std::string& s) -> FakeRegion& {
+        std::uint64_t id = 0;
+        if (!number(s, id) || id > 2147483647)
+            fail_with(EINVAL, cmd);
+        auto it = d.regions.find(static_cast<int>(id));
+        if (it == d.regions.end())
+            fail_with(ENOENT, cmd);
+        return it->second;
+    };
+    if (!strcasecmp(cmd.c_str(), "@stats_create")) {
+        if (argc < 3)
+            fail_with(EINVAL, cmd);
+        FakeRegion r;
+        std::size_t i = 1;
+        std::uint64_t start = 0, len = 0;
+        if (argv[i] == "-") {
+            len = d.info.size_sectors ? d.info.size_sectors : 1;
+        } else {
+            auto plus = argv[i].find('+');
+            if (plus == std::string::npos || !number(argv[i].substr(0, plus), start) ||
+                !number(argv[i].substr(plus + 1), len))
+                fail_with(EINVAL, cmd);
+        }
+        if (start + len <= start)
+            fail_with(EINVAL, cmd);
+        r.start = start;
+        r.end = start + len;
+        ++i;
+        std::uint64_t v = 0;
+        if (argv[i][0] == '/' && number(argv[i].substr(1), v)) {
+            if (!v)
+                fail_with(EINVAL, cmd);
+            r.step = (len + v - 1) / v;
+            if (!r.step)
+                r.step = 1;
+        } else if (number(argv[i], v) && v) {
+            r.step = v;
+        } else {
+            fail_with(EINVAL, cmd);
+        }
+        ++i;
+        if (i < argc && number(argv[i], v)) {
+            ++i;
+            while (v--) {
+                if (i >= argc)
+                    fail_with(EINVAL, cmd);
+                const std::string& o = argv[i++];
+                if (!strcasecmp(o.c_str(), "precise_timestamps")) {
+                    r.precise = true;
+                } else if (!strncasecmp(o.c_str(), "histogram:", 10)) {
+                    std::string list = o.substr(10);
+                    std::size_t p = 0;
+                    while (true) {
+                        auto comma = list.find(',', p);
+                        std::uint64_t b = 0;
+                        if (!number(list.substr(p, comma - p), b) ||
+                            (!r.bounds.empty() && b <= r.bounds.back()) || !b)
+                            fail_with(EINVAL, cmd);
+                        r.bounds.push_back(b);
+                        if (comma == std::string::npos)
+                            break;
+                        p = comma + 1;
+                    }
+                } else {
+                    fail_with(EINVAL, cmd);
+                }
+            }
+        }
+        if (i < argc)
+            r.program_id = argv[i++];
+        if (i < argc)
+            r.aux_data = argv[i++];
+        if (i < argc)
+            fail_with(EINVAL, cmd);
+        std::size_t n = (r.end - r.start + r.step - 1) / r.step;
+        r.areas.assign(n, RawCounters{});
+        if (!r.bounds.empty())
+            r.histograms.assign(n, std::vector<std::uint64_t>(r.bounds.size() + 1, 0));
+        int id = 0;
+        while (d.regions.count(id))
+            ++id;
+        d.regions[id] = std::move(r);
+        return std::to_string(id);
+    }
+    if (!strcasecmp(cmd.c_str(), "@stats_delete")) {
+        if (argc != 2)
+            fail_with(EINVAL, cmd);
+        find(argv[1]);
+        d.regions.erase(std::stoi(argv[1]));
+        return "";
+    }
+    if (!strcasecmp(cmd.c_str(), "@stats_clear")) {
+        if (argc != 2)
+            fail_with(EINVAL, cmd);
+        auto& r = find(argv[1]);
+        for (auto& a : r.areas) {
+            auto in_flight = a.in_flight;
+            a = RawCounters{};
+            a.in_flight = in_flight;
+        }
+        for (auto& h : r.histograms)
+            std::fill(h.begin(), h.end(), 0);
+        return "";
+    }
+    if (!strcasecmp(cmd.c_str(), "@stats_list")) {
+        if (argc > 2)
+            fail_with(EINVAL, cmd);
+        std::string out;
+        for (const auto& [id, r] : d.regions) {
+            if (argc == 2 && argv[1] != r.program_id)
+                continue;
+            out += fmt::format("{}: {}+{} {} {} {}", id, r.start, r.end - r.start, r.step,
+                               r.program_id, r.aux_data);
+            if (r.precise)
+                out += " precise_timestamps";
+            for (std::size_t b = 0; b < r.bounds.size(); ++b)
+                out += fmt::format("{}{}", b ? "," : " histogram:", r.bounds[b]);
+            out += "\n";
+        }
+        return out;
+    }
+    if (!strcasecmp(cmd.c_str(), "@stats_print") ||
+        !strcasecmp(cmd.c_str(), "@stats_print_clear")) {
+        if (argc != 2 && argc != 4)
+            fail_with(EINVAL, cmd);
+        auto& r = find(argv[1]);
+        std::uint64_t first = 0, count = UINT64_MAX;
+        if (argc == 4) {
+            if (argv[2] != "-" && !number(argv[2], first))
+                fail_with(EINVAL, cmd);
+            if (argv[3] != "-" && !number(argv[3], count))
+                fail_with(EINVAL, cmd);
+        }
+        std::uint64_t last = first + count < first
+                                 ? r.areas.size()
+                                 : std::min<std::uint64_t>(first + count, r.areas.size());
+        std::string out;
+        for (std::uint64_t x = first; x < last; ++x) {
+            const auto& a = r.areas[x];
+            out +=
+                fmt::format("{}+{} {} {} {} {} {} {} {} {} {} {} {} {} {}", r.start + x * r.step,
+                            r.step, a.reads, a.reads_merged, a.read_sectors, a.read_time, a.writes,
+                            a.writes_merged, a.write_sectors, a.write_time, a.in_flight, a.io_time,
+                            a.weighted_time, a.read_busy_time, a.write_busy_time);
+            if (!r.histograms.empty())
+                for (std::size_t b = 0; b < r.histograms[x].size(); ++b)
+                    out += fmt::format("{}{}", b ? ":" : " ", r.histograms[x][b]);
+            out += "\n";
+        }
+        if (!strcasecmp(cmd.c_str(), "@stats_print_clear"))
+            handle(d, {"@stats_clear", argv[1]});
+        return out;
+    }
+    if (!strcasecmp(cmd.c_str(), "@stats_set_aux")) {
+        if (argc != 3)
+            fail_with(EINVAL, cmd);
+        find(argv[1]).aux_data = argv[2];
+        return "";
+    }
+    fail_with(EINVAL, cmd);
+}
+
+}  // namespace iotally::test

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The bash completion offers the commands, options and values it should.
+set -u
+source "$1"
+fail=0
+expect() {
+    local want=$1
+    shift
+    COMP_WORDS=("$@")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMPREPLY=()
+    _iotally 2>/dev/null
+    local got="${COMPREPLY[*]}"
+    if [[ $got != "$want" ]]; then
+        echo "FAIL: '$*' gave '$got', expected '$want'"
+        fail=1
+    fi
+}
+expect "report" iotally re
+expect "--level" iotally report --l
+expect "device group region area" iotally report --level ""
+expect "list show set on off reset" iotally stat ""
+expect "scale=" iotally stat set dm-0 sc
+expect "@stats_print @stats_print_clear" iotally message vol @stats_p
+expect "list" iotally -j li
+expect "r_tps,w_tps" iotally report -o r_tps,w_t
+exit $fail

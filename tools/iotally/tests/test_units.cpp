@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <gtest/gtest.h>
+
+#include "iotally/error.hpp"
+#include "iotally/units.hpp"
+
+namespace iotally {
+namespace {
+
+TEST(Units, SectorsFromSizes) {
+    EXPECT_EQ(parse_sectors("8"), 8u);  // bare: sectors, as dmsetup
+    EXPECT_EQ(parse_sectors("8s"), 8u);
+    EXPECT_EQ(parse_sectors("4096b"), 8u);  // 4096 / 512
+    EXPECT_EQ(parse_sectors("4k"), 8u);     // 4 * 1024 / 512
+    EXPECT_EQ(parse_sectors("4KiB"), 8u);
+    EXPECT_EQ(parse_sectors("1m"), 2048u);  // 1048576 / 512
+    EXPECT_EQ(parse_sectors("1.5M"), 3072u);
+    EXPECT_EQ(parse_sectors("1g"), 2097152u);
+    EXPECT_EQ(parse_sectors("2T"), 4294967296u);  // 2 * 2^40 / 512 = 2^32
+}
+
+TEST(Units, BadSizesAreUsageErrors) {
+    for (const char* bad : {"", "k", "-1", "1x", "1000b", "0.3k", "1..5m", "99999999999999999999",
+                            "18014398509481984p", "1.m"}) {
+        try {
+            parse_sectors(bad);
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::usage) << bad;
+        }
+    }
+}
+
+TEST(Units, Durations) {
+    EXPECT_EQ(parse_duration_ns("5"), 5'000'000u);  // bare: ms
+    EXPECT_EQ(parse_duration_ns("5ms"), 5'000'000u);
+    EXPECT_EQ(parse_duration_ns("250us"), 250'000u);
+    EXPECT_EQ(parse_duration_ns("1.5s"), 1'500'000'000u);
+    EXPECT_EQ(parse_duration_ns("7ns"), 7u);
+    EXPECT_THROW(parse_duration_ns("1.5ns"), Error);
+    EXPECT_THROW(parse_duration_ns("5min"), Error);
+}
+
+TEST(Units, DurationListsIncrease) {
+    EXPECT_EQ(parse_duration_list_ns("1ms,5ms,20ms"),
+              (std::vector<std::uint64_t>{1'000'000, 5'000'000, 20'000'000}));
+    EXPECT_THROW(parse_duration_list_ns("5ms,1ms"), Error);
+    EXPECT_THROW(parse_duration_list_ns("1ms,1ms"), Error);
+    EXPECT_THROW(parse_duration_list_ns("0,1ms"), Error);
+    EXPECT_THROW(parse_duration_list_ns("1ms,"), Error);
+}
+
+TEST(Units, Formatting) {
+    EXPECT_EQ(format_duration_ns(20'000'000), "20ms");
+    EXPECT_EQ(format_duration_ns(1'500'000), "1.5ms");
+    EXPECT_EQ(format_duration_ns(2'000'000'000), "2s");
+    EXPECT_EQ(format_duration_ns(0), "0");
+    EXPECT_EQ(format_bytes(4096), "4KiB");
+    EXPECT_EQ(format_bytes(1536), "1.5KiB");
+    EXPECT_EQ(format_bytes(0), "0B");
+}
+
+TEST(Units, PlainNumbers) {
+    EXPECT_EQ(parse_u64("18446744073709551615", "x"), UINT64_MAX);
+    EXPECT_THROW(parse_u64("18446744073709551616", "x"), Error);
+    EXPECT_THROW(parse_u64("+1", "x"), Error);
+    EXPECT_THROW(parse_u64("1 ", "x"), Error);
+}
+
+}  // namespace
+}  // namespace iotally
