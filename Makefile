@@ -5,6 +5,7 @@
 #   make            kernel, out-of-tree modules and user-space tools
 #   make deps       install the pinned Debian packages (every target does it)
 #   make kernel     the patched kernel (DEBUG=1: the KASAN flavour)
+#   make kunit      our KUnit suites under UML (quick loop; make check runs them in the guest)
 #   make modules    dm-mod.ko (our engine) and statistic.ko for the stock kernel
 #   make tools      libiotally and the iotally CLI (CMake)
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
@@ -25,12 +26,12 @@ KERNEL_OUT       := $(BUILD)/kernel
 KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
-.PHONY: all deps tree kernel modules tools check demo bench clean help
+.PHONY: all deps tree kernel kunit modules tools check demo bench clean help
 
 all: kernel modules tools
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # Idempotent and quick when everything is installed: every target runs it.
 deps:
@@ -41,6 +42,9 @@ tree: deps
 
 kernel: tree
 	scripts/kernel-build.sh $(KERNEL_OUT) $(KERNEL_FRAGMENTS)
+
+kunit: tree
+	scripts/kunit-uml.sh
 
 modules: tree
 	@set -e; ran=0; for s in scripts/modules.sh scripts/statistic-module.sh; do \

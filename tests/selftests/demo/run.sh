@@ -20,18 +20,18 @@ region=$(echo "$out" | grep -Eo '[0-9]+' | tail -n 1)
 
 say "fio: 4k random writes to the first quarter, 64k sequential reads everywhere (20 s)"
 fio --name=hot --filename=/dev/mapper/$VOL --direct=1 --rw=randwrite --bs=4k \
-	--size=16m --time_based --runtime=20 --rate_iops=400 --output=/dev/null &
+	--size=16m --time_based --runtime=20 --rate_iops=400 --output=/dev/null --eta=never &
 hot=$!
 fio --name=scan --filename=/dev/mapper/$VOL --direct=1 --rw=read --bs=64k \
-	--time_based --runtime=20 --rate_iops=50 --output=/dev/null &
+	--time_based --runtime=20 --rate_iops=50 --output=/dev/null --eta=never &
 scan=$!
 sleep 2
 
 say "iotally list $VOL"
 iotally list "$VOL"
 
-say "iotally report $VOL --interval 3 --count 4 (per area, rates from consecutive snapshots)"
-check_ok "report live I/O" iotally report "$VOL" --interval 3 --count 4
+say "iotally report $VOL --level area --interval 3 --count 3 (per area: the writes hit the first quarter)"
+check_ok "report live I/O" iotally report "$VOL" --level area --interval 3 --count 3
 echo "$out"
 
 say "iotally histogram $VOL $region"
