@@ -7,6 +7,7 @@
 #   - each patch applies with git am on the pristine base, in order, in a
 #     scratch clone (build/check-patches/src/linux);
 #   - after each patch, the directories the series has touched so far build
+#     (and drivers/md/ lib/ kernel/ block/ once an upstream header changed)
 #     with the project's configuration (allnoconfig + configs/iotally.config,
 #     as scripts/kernel-build.sh), without a compiler warning, in
 #     build/check-patches/kernel with ccache: every prefix is bisectable;
@@ -90,10 +91,14 @@ kmake() {
 }
 
 # build_dirs: the kbuild directories to build for the files changed so far.
+# A changed upstream header can break any user: it builds drivers/md/, lib/,
+# kernel/ and block/. A new header has only new users, built in their own
+# directories.
 build_dirs() {
-	git -C "$src" diff --name-only "$base" HEAD | awk '
+	git -C "$src" diff --name-only --diff-filter=M "$base" HEAD -- include/ | grep -q . && upstream_header=1
+	git -C "$src" diff --name-only "$base" HEAD | awk -v broad="${upstream_header:-0}" '
 		/^(Documentation|tools)\// { next }
-		/^include\// { d["drivers/md"]; d["lib"]; d["kernel"]; d["block"]; next }
+		/^include\// { if (broad) { d["drivers/md"]; d["lib"]; d["kernel"]; d["block"] } next }
 		{ n = split($0, p, "/"); if (n > 1) { s = p[1]; for (i = 2; i < n; i++) s = s "/" p[i]; d[s] } }
 		END { for (x in d) print x }' | sort -u |
 		awk '{ for (i = 1; i <= k; i++) if (index($0 "/", kept[i] "/") == 1) next; kept[++k] = $0; print $0 "/" }'
