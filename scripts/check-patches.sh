@@ -48,6 +48,7 @@ result() { # status name [details file]
 	n=$((n + 1))
 	if [[ $1 == 0 ]]; then
 		echo "ok $n - $2"
+		echo "#   at ${SECONDS}s"
 	else
 		echo "not ok $n - $2"
 		[[ -n ${3:-} ]] && sed 's/^/#   /' "$3" | tail -n 40
@@ -56,6 +57,7 @@ result() { # status name [details file]
 	fi
 }
 finish() {
+	wait
 	echo "1..$n"
 	((failed == 0))
 	exit
@@ -81,8 +83,24 @@ if [[ ! -d $src/.git || $(git -C "$src" rev-parse -q --verify refs/tags/base 2>/
 	result $? "clone of the pristine base" "$log" || finish
 fi
 git -C "$src" am --abort >/dev/null 2>&1
-git -C "$src" checkout -q -f --detach "$base" >"$log" 2>&1 && git -C "$src" clean -q -fdx >>"$log" 2>&1
+# Untracked files can only be in directories the series touches (the
+# builds are out of tree): clean those, not the whole 1.5 GB tree.
+mapfile -t dirty < <(git -C "$src" diff --name-only "$base" HEAD 2>/dev/null | xargs -r -n1 dirname | grep -vx '\.' | sort -u)
+git -C "$src" checkout -q -f --detach "$base" >"$log" 2>&1 &&
+	git -C "$src" clean -q -fdx -- "${dirty[@]:-MAINTAINERS}" >>"$log" 2>&1
 result $? "scratch tree reset to the pristine base" "$log" || finish
+
+# checkpatch --strict, with the exceptions each commit message justifies;
+# it runs beside the builds and is reported after them.
+cpdir=$(mktemp -d)
+trap 'rm -rf "$log" "$cpdir"' EXIT
+for p in "${series[@]}"; do
+	ignore=$(sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | paste -sd, -)
+	echo "$ignore" >"$cpdir/$p.ignore"
+	(cd "$kernel" && perl scripts/checkpatch.pl --strict --quiet --show-types \
+		${ignore:+--ignore "$ignore"} "$patches/$p" >"$cpdir/$p.log" 2>&1
+	echo $? >"$cpdir/$p.rc") &
+done
 
 frag=$work/iotally-fragment.config
 cp configs/iotally.config "$frag"
@@ -171,12 +189,10 @@ done
 [[ ! -s $log ]]
 result $? "files only the series has equal their sources (${#mailonly[@]} files)" "$log"
 
-# checkpatch --strict, with the exceptions each commit message justifies.
+wait
 for p in "${series[@]}"; do
-	ignore=$(sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | paste -sd, -)
-	(cd "$kernel" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		${ignore:+--ignore "$ignore"} "$patches/$p") >"$log" 2>&1
-	result $? "checkpatch --strict $p${ignore:+ (justified: $ignore)}" "$log"
+	ignore=$(cat "$cpdir/$p.ignore")
+	result "$(cat "$cpdir/$p.rc")" "checkpatch --strict $p${ignore:+ (justified: $ignore)}" "$cpdir/$p.log"
 done
 
 cover=$patches/0000-cover-letter.patch
