@@ -11,6 +11,7 @@
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
+#   make patches    the kernel part as a git-am series in build/patches
 #   make clean      remove build/ (kernel builds are slow: only when needed)
 
 include versions.mk
@@ -27,11 +28,12 @@ KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check demo bench clean help
+.PHONY: patches
 
 all: kernel modules tools
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/{/^$$/!p}' Makefile | sed 's/^# \{0,1\}//'
 
 # Idempotent and quick when everything is installed: every target runs it.
 deps:
@@ -66,6 +68,9 @@ demo: kernel tools
 
 bench: deps
 	scripts/bench.sh
+
+patches: tree
+	scripts/make-patches.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -124,6 +124,7 @@ fi
 # 2. the patched kernel
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
+	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
 fi

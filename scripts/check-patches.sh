@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Verify the mail series of `make patches`, one TAP line per check:
+#
+#   - make patches succeeds (every file of ours is in a step);
+#   - each patch applies with git am on the pristine base, in order, in a
+#     scratch clone (build/check-patches/src/linux);
+#   - after each patch, the directories the series has touched so far build
+#     (and drivers/md/ lib/ kernel/ block/ once an upstream header changed)
+#     with the project's configuration (allnoconfig + configs/iotally.config,
+#     as scripts/kernel-build.sh), without a compiler warning, in
+#     build/check-patches/kernel with ccache: every prefix is bisectable;
+#   - the tree after the last patch equals build/src/linux, as make kernel
+#     assembles it, on every file either of them changed; files only the
+#     series has (documentation, selftests) equal their sources;
+#   - checkpatch.pl --strict passes on every patch; a warning type may be
+#     ignored only if the commit message justifies it on a line
+#     "checkpatch TYPE: reason";
+#   - the cover letter is filled in.
+#
+# Needs build/src/linux (make tree). NOBUILD=1 skips the builds.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. scripts/versions.sh
+kernel=$top/build/src/linux
+work=$top/build/check-patches
+# The same relative layout as build/kernel and build/src/linux, so that
+# ccache (CCACHE_BASEDIR) shares objects with make kernel.
+src=$work/src/linux
+obj=$work/kernel
+patches=$top/build/patches
+jobs=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00:00 UTC'
+export KBUILD_BUILD_USER=iotally KBUILD_BUILD_HOST=iotally KBUILD_BUILD_VERSION=1
+export GIT_AUTHOR_NAME=iotally GIT_AUTHOR_EMAIL=iotally@localhost
+export GIT_COMMITTER_NAME=iotally GIT_COMMITTER_EMAIL=iotally@localhost
+
+n=0 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+result() { # status name [details file]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $2"
+		echo "#   at ${SECONDS}s"
+	else
+		echo "not ok $n - $2"
+		[[ -n ${3:-} ]] && sed 's/^/#   /' "$3" | tail -n 40
+		failed=$((failed + 1))
+		return 1
+	fi
+}
+finish() {
+	wait
+	echo "1..$n"
+	((failed == 0))
+	exit
+}
+
+mkdir -p "$work"
+exec 8>"$work/.lock"
+flock 8
+
+scripts/make-patches.sh >"$log" 2>&1
+result $? "make patches" "$log" || finish
+mapfile -t series < <(cd "$patches" && ls 0*.patch | grep -v '^0000-')
+((${#series[@]} > 0))
+result $? "the series has patches (${#series[@]})" || finish
+
+# The scratch clone, at the base. A new base (new pristine tree) re-clones.
+base=$(git --git-dir=build/mail/git rev-parse refs/tags/base)
+if [[ ! -d $src/.git || $(git -C "$src" rev-parse -q --verify refs/tags/base 2>/dev/null) != "$base" ]]; then
+	rm -rf "$src"
+	mkdir -p "$work/src"
+	git clone -q --no-checkout "$top/build/mail/git" "$src" >"$log" 2>&1 &&
+		git -C "$src" checkout -q -f --detach "$base" >>"$log" 2>&1
+	result $? "clone of the pristine base" "$log" || finish
+fi
+git -C "$src" am --abort >/dev/null 2>&1
+# Untracked files can only be in directories the series touches (the
+# builds are out of tree): clean those, not the whole 1.5 GB tree.
+mapfile -t dirty < <(git -C "$src" diff --name-only "$base" HEAD 2>/dev/null | xargs -r -n1 dirname | grep -vx '\.' | sort -u)
+git -C "$src" checkout -q -f --detach "$base" >"$log" 2>&1 &&
+	git -C "$src" clean -q -fdx -- "${dirty[@]:-MAINTAINERS}" >>"$log" 2>&1
+result $? "scratch tree reset to the pristine base" "$log" || finish
+
+# checkpatch --strict, with the exceptions each commit message justifies;
+# it runs beside the builds and is reported after them.
+cpdir=$(mktemp -d)
+trap 'rm -rf "$log" "$cpdir"' EXIT
+for p in "${series[@]}"; do
+	ignore=$(sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | paste -sd, -)
+	echo "$ignore" >"$cpdir/$p.ignore"
+	(cd "$kernel" && perl scripts/checkpatch.pl --strict --quiet --show-types \
+		${ignore:+--ignore "$ignore"} "$patches/$p" >"$cpdir/$p.log" 2>&1
+	echo $? >"$cpdir/$p.rc") &
+done
+
+frag=$work/iotally-fragment.config
+cp configs/iotally.config "$frag"
+kmake() {
+	make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"
+}
+
+# build_dirs: the kbuild directories to build for the files changed so far.
+# A changed upstream header can break any user: it builds drivers/md/, lib/,
+# kernel/ and block/. A new header has only new users, built in their own
+# directories.
+build_dirs() {
+	git -C "$src" diff --name-only --diff-filter=M "$base" HEAD -- include/ | grep -q . && upstream_header=1
+	git -C "$src" diff --name-only "$base" HEAD | awk -v broad="${upstream_header:-0}" '
+		/^(Documentation|tools)\// { next }
+		/^include\// { if (broad) { d["drivers/md"]; d["lib"]; d["kernel"]; d["block"] } next }
+		{ n = split($0, p, "/"); if (n > 1) { s = p[1]; for (i = 2; i < n; i++) s = s "/" p[i]; d[s] } }
+		END { for (x in d) print x }' | sort -u |
+		awk '{ for (i = 1; i <= k; i++) if (index($0 "/", kept[i] "/") == 1) next; kept[++k] = $0; print $0 "/" }'
+}
+
+for p in "${series[@]}"; do
+	git -C "$src" am -q "$patches/$p" >"$log" 2>&1
+	if ! result $? "git am $p" "$log"; then
+		git -C "$src" am --abort >/dev/null 2>&1
+		finish
+	fi
+	[[ ${NOBUILD:-0} == 1 ]] && continue
+	if ! git -C "$src" diff --name-only HEAD~1 HEAD | grep -qvE '^(Documentation|tools)/'; then
+		result 0 "$p builds # nothing to build: documentation and tools only"
+		continue
+	fi
+	mapfile -t dirs < <(build_dirs)
+	{
+		kmake -s KCONFIG_ALLCONFIG="$frag" allnoconfig &&
+			kmake "${dirs[@]}"
+	} >"$log" 2>&1
+	rc=$?
+	if ((rc == 0)) && grep -E '(warning|error):' "$log" >"$log.w"; then
+		cat "$log.w" >"$log"
+		rc=1
+	fi
+	rm -f "$log.w"
+	result $rc "$p builds: ${dirs[*]}" "$log"
+done
+
+# The last step's configuration: every symbol of the fragment as written.
+if [[ ${NOBUILD:-0} != 1 ]]; then
+	: >"$log"
+	while IFS= read -r line; do
+		[[ $line =~ ^CONFIG_ ]] || continue
+		grep -qxF "$line" "$obj/.config" || echo "wanted $line, Kconfig gave: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo absent)" >>"$log"
+	done <configs/iotally.config
+	[[ ! -s $log ]]
+	result $? "after the series, Kconfig gives every symbol of configs/iotally.config" "$log"
+fi
+
+# Same sources as make kernel: every file make kernel changed or the series changed.
+: >"$log"
+mapfile -t series_files < <(git -C "$src" diff --name-only "$base" HEAD)
+mapfile -t tree_files < <(cat "$kernel/.iotally/touched")
+declare -A mailonly=()
+while IFS=$'\t' read -r kind path from; do
+	[[ $kind == file && ! -e $top/build/src/linux/$path ]] && mailonly[$path]=$from
+	[[ $kind == patch && $from == patches/mail/* ]] && mailonly[$path]=patch
+done < <(python3 scripts/mail-series.py targets 2>/dev/null)
+checked=0
+for f in $(printf '%s\n' "${series_files[@]}" "${tree_files[@]}" | sort -u); do
+	[[ -n ${mailonly[$f]:-} ]] && continue
+	checked=$((checked + 1))
+	if [[ -e $src/$f || -e $kernel/$f ]] && ! cmp -s "$src/$f" "$kernel/$f"; then
+		echo "$f differs from build/src/linux/$f" >>"$log"
+	fi
+done
+[[ ! -s $log ]]
+result $? "the series gives the sources of make kernel ($checked files)" "$log"
+: >"$log"
+for f in "${!mailonly[@]}"; do
+	from=${mailonly[$f]}
+	if [[ ! -e $src/$f ]]; then
+		echo "$f: not in the series" >>"$log"
+	elif [[ $from != patch ]] && ! cmp -s "$src/$f" "$from"; then
+		echo "$f differs from $from" >>"$log"
+	fi
+done
+[[ ! -s $log ]]
+result $? "files only the series has equal their sources (${#mailonly[@]} files)" "$log"
+
+wait
+for p in "${series[@]}"; do
+	ignore=$(cat "$cpdir/$p.ignore")
+	result "$(cat "$cpdir/$p.rc")" "checkpatch --strict $p${ignore:+ (justified: $ignore)}" "$cpdir/$p.log"
+done
+
+cover=$patches/0000-cover-letter.patch
+! grep -q '\*\*\*\|@RESULTS@\|@MAINTAINERS@' "$cover" && grep -q '(maintainer:' "$cover"
+result $? "cover letter filled in, with get_maintainer.pl output"
+
+finish
