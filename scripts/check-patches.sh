@@ -44,8 +44,10 @@ export GIT_COMMITTER_NAME=iotally GIT_COMMITTER_EMAIL=iotally@localhost
 n=0 failed=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+names=()
 result() { # status name [details file]
 	n=$((n + 1))
+	names+=("$2")
 	if [[ $1 == 0 ]]; then
 		echo "ok $n - $2"
 		echo "#   at ${SECONDS}s"
@@ -59,6 +61,12 @@ result() { # status name [details file]
 finish() {
 	wait
 	echo "1..$n"
+	if ((failed == 0)) && [[ -n ${key:-} && -z ${NOBUILD:-} ]]; then
+		{
+			echo "$key $(date -u +%FT%TZ)"
+			printf '%s\n' "${names[@]:2}"
+		} >"$verified"
+	fi
 	((failed == 0))
 	exit
 }
@@ -72,6 +80,29 @@ result $? "make patches" "$log" || finish
 mapfile -t series < <(cd "$patches" && ls 0*.patch | grep -v '^0000-')
 ((${#series[@]} > 0))
 result $? "the series has patches (${#series[@]})" || finish
+
+# The bisect builds take minutes: a series identical to one that passed
+# every check before (same patches, our sources, config, pinned versions
+# and checking scripts) is not built again, and its checks are reported as
+# verified then. IOTALLY_RECHECK=1 checks it anyway.
+verified=$work/verified
+key=$({
+	cat "$patches"/*.patch configs/*.config versions.mk scripts/check-patches.sh \
+		scripts/make-patches.sh scripts/mail-series.py scripts/kernel-tree.sh \
+		scripts/kernel-build.sh
+	find drivers lib include kernel samples block patches -type f 2>/dev/null |
+		sort | xargs -r sha256sum
+} | sha256sum | cut -d' ' -f1)
+if [[ -z ${IOTALLY_RECHECK:-} && -f $verified ]] && read -r vkey vwhen <"$verified" &&
+	[[ $vkey == "$key" ]]; then
+	mapfile -t done_checks < <(tail -n +2 "$verified")
+	key=
+	for c in "${done_checks[@]}"; do
+		result 0 "$c (identical series, verified $vwhen)"
+	done
+	finish
+fi
+rm -f "$verified"
 
 # The scratch clone, at the base. A new base (new pristine tree) re-clones.
 base=$(git --git-dir=build/mail/git rev-parse refs/tags/base)
