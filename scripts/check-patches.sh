@@ -61,7 +61,7 @@ result() { # status name [details file]
 finish() {
 	wait
 	echo "1..$n"
-	if ((failed == 0)) && [[ -n ${key:-} && -z ${NOBUILD:-} ]]; then
+	if ((failed == 0)) && [[ -n ${key:-} && ${NOBUILD:-0} != 1 ]]; then
 		{
 			echo "$key $(date -u +%FT%TZ)"
 			printf '%s\n' "${names[@]:2}"
