@@ -135,7 +135,9 @@ static void value_products(struct kunit *test)
 	statistic_add(stat, -5, 3);
 	statistic_add(stat, 2, 2);
 	statistic_add(stat, 7, 0);
-	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v 19\n");
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v -11\n");
+	statistic_add(stat, 4, 5);
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v 9\n");
 }
 
 static void value_out_of_range(struct kunit *test)
@@ -495,7 +497,7 @@ static void history_products_range(struct kunit *test)
 	statistic_add(r, 4, 1);
 	statistic_add(r, 10, 1);
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface),
-			   "p [5.500000] 6\np [6.000000] 4\n"
+			   "p [5.500000] -6\np [6.000000] 4\n"
 			   "r [5.500000] 2 -3 -3.000 -3\nr [6.000000] 2 4 7.000 10\n");
 	/* stopped: the periods up to the stop, however late we look */
 	statistic_stop(r);
