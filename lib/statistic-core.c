@@ -404,9 +404,9 @@ static int statistic_define(struct statistic *stat,
  * @range_min: smallest X counted; smaller ones count as out of range
  * @range_max: largest X counted; larger ones count as out of range
  * @mode: %STATISTIC_MODE_INCREMENTS: total += Y;
- *	%STATISTIC_MODE_PRODUCTS: total += |X| * Y
+ *	%STATISTIC_MODE_PRODUCTS: total += X * Y
  *
- * Data file: "<name> <total>".
+ * Data file: "<name> <total>", the total of products signed.
  * Replaces the definition and discards the data; keeps the on/off state.
  *
  * Context: process context, may sleep.

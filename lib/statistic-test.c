@@ -6,7 +6,10 @@
  * tests control.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/statistic.h>
@@ -135,7 +138,9 @@ static void value_products(struct kunit *test)
 	statistic_add(stat, -5, 3);
 	statistic_add(stat, 2, 2);
 	statistic_add(stat, 7, 0);
-	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v 19\n");
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v -11\n");
+	statistic_add(stat, 4, 5);
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "v 9\n");
 }
 
 static void value_out_of_range(struct kunit *test)
@@ -495,7 +500,7 @@ static void history_products_range(struct kunit *test)
 	statistic_add(r, 4, 1);
 	statistic_add(r, 10, 1);
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface),
-			   "p [5.500000] 6\np [6.000000] 4\n"
+			   "p [5.500000] -6\np [6.000000] 4\n"
 			   "r [5.500000] 2 -3 -3.000 -3\nr [6.000000] 2 4 7.000 10\n");
 	/* stopped: the periods up to the stop, however late we look */
 	statistic_stop(r);
@@ -788,6 +793,95 @@ static void remove_statistic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, def_write(test, iface, "name=a on=1"));
 }
 
+/* Reconfiguration while every CPU adds: RCU keeps each generation alive. */
+
+struct adder {
+	struct statistic *stat;
+	struct task_struct *task;
+	unsigned long rounds;
+};
+
+static int adder_fn(void *arg)
+{
+	struct adder *a = arg;
+
+	while (!kthread_should_stop()) {
+		statistic_add(a->stat, (s64)(a->rounds * 7 % 200) - 50, 1);
+		a->rounds++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static void reconfigure_under_adds(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	struct statistic *stat = new_stat(test, iface, "c");
+	struct adder adders[2] = {};
+	unsigned int nr = 0, i;
+	const char *text;
+	int cpu, ret;
+
+	statistic_interface_set_clock(iface, NULL);	/* real time */
+	statistic_start(stat);
+	for_each_online_cpu(cpu) {
+		struct adder *a = &adders[nr];
+
+		if (nr == ARRAY_SIZE(adders))
+			break;
+		a->stat = stat;
+		a->task = kthread_create(adder_fn, a, "statistic-adder/%d", cpu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(a->task));
+		kthread_bind(a->task, cpu);
+		wake_up_process(a->task);
+		nr++;
+	}
+	for (i = 0; i < 60; i++) {
+		switch (i % 6) {
+		case 0:
+			ret = statistic_define_list(stat, -20, 100, 8);
+			break;
+		case 1:
+			ret = statistic_define_array(stat, 0, 64, 2,
+						     STATISTIC_SCALE_LOG2);
+			break;
+		case 2:
+			ret = statistic_define_history(stat, S64_MIN, S64_MAX,
+						       4, 1000,
+						       STATISTIC_MODE_RANGE);
+			break;
+		case 3:
+			ret = statistic_define_raw(stat, S64_MIN, S64_MAX, 16);
+			break;
+		case 4:
+			ret = statistic_define_range(stat, -10, 10);
+			break;
+		default:
+			ret = statistic_reset(stat);
+			break;
+		}
+		KUNIT_ASSERT_EQ(test, 0, ret);
+		KUNIT_EXPECT_EQ(test, 0, def_write(test, iface,
+						   i & 1 ? "on=1" : "data=reset"));
+		/* every read sees whole lines of the current generation */
+		text = data_text(test, iface);
+		KUNIT_EXPECT_TRUE(test, !*text || (!strncmp(text, "c ", 2) &&
+						   text[strlen(text) - 1] == '\n'));
+		usleep_range(100, 200);
+	}
+	for (i = 0; i < nr; i++) {
+		kthread_stop(adders[i].task);
+		KUNIT_EXPECT_GT(test, adders[i].rounds, 0UL);
+	}
+	/* quiet again: exact arithmetic on the last generation */
+	ret = statistic_define_value(stat, S64_MIN, S64_MAX,
+				     STATISTIC_MODE_INCREMENTS);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	statistic_add(stat, 1, 41);
+	statistic_inc(stat, 1);
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "c 42\n");
+}
+
 static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(value_increments),
 	KUNIT_CASE(value_products),
@@ -810,6 +904,7 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(def_interface_wide),
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(remove_statistic),
+	KUNIT_CASE(reconfigure_under_adds),
 	{}
 };
 

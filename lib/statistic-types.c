@@ -221,10 +221,10 @@ fail:
 	return NULL;
 }
 
-/* |x| * y, wrapping like every other total */
-static inline u64 abs_product(s64 x, u64 y)
+/* x * y, in two's complement: the total is shown signed */
+static inline u64 product(s64 x, u64 y)
 {
-	return (x < 0 ? -(u64)x : (u64)x) * y;
+	return (u64)x * y;
 }
 
 /*
@@ -418,7 +418,7 @@ void statistic_data_add(struct statistic_data *data, s64 x, u64 y)
 	switch (data->cfg.type) {
 	case STATISTIC_TYPE_VALUE:
 		local64_add(data->cfg.mode == STATISTIC_MODE_PRODUCTS ?
-			    abs_product(x, y) : y, &cpu->cells[0]);
+			    product(x, y) : y, &cpu->cells[0]);
 		break;
 	case STATISTIC_TYPE_RANGE:
 		range_add(cpu->cells, x, y);
@@ -435,7 +435,7 @@ void statistic_data_add(struct statistic_data *data, s64 x, u64 y)
 			range_add(&slot[1], x, y);
 		else
 			local64_add(data->cfg.mode == STATISTIC_MODE_PRODUCTS ?
-				    abs_product(x, y) : y, &slot[1]);
+				    product(x, y) : y, &slot[1]);
 		break;
 	case STATISTIC_TYPE_RAW:
 		raw_add(data, x, y);
@@ -638,6 +638,8 @@ static void history_show(struct seq_file *m, struct statistic_data *data,
 	statistic_print_time(m, data->origin + (epoch + 1) * data->period);
 	if (data->cfg.mode == STATISTIC_MODE_RANGE)
 		range_print(m, &r);
+	else if (data->cfg.mode == STATISTIC_MODE_PRODUCTS)
+		seq_printf(m, " %lld\n", (s64)total);
 	else
 		seq_printf(m, " %llu\n", total);
 }
@@ -686,7 +688,10 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 	seq_puts(m, name);
 	switch (data->cfg.type) {
 	case STATISTIC_TYPE_VALUE:
-		seq_printf(m, " %llu\n", fold_cell(data, 0));
+		if (data->cfg.mode == STATISTIC_MODE_PRODUCTS)
+			seq_printf(m, " %lld\n", (s64)fold_cell(data, 0));
+		else
+			seq_printf(m, " %llu\n", fold_cell(data, 0));
 		break;
 	case STATISTIC_TYPE_RANGE:
 		for_each_possible_cpu(cpu)

@@ -129,14 +129,21 @@ if step kernel-build make -s kernel; then
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
 fi
 
+# The generic statistics layer and its sample, out of tree for the stock
+# kernel: the statistic suite loads them there.
+stock_modules=()
+if [[ -x scripts/statistic-module.sh ]] && step statistic-modules-build scripts/statistic-module.sh; then
+	stock_modules=(--extra-module build/modules/statistic.ko --extra-module build/modules/statistic_sample.ko)
+fi
+
 # 3. the stock kernel
 # shellcheck disable=SC2046
-guest stock --kernel stock $(suites_for stock)
+guest stock --kernel stock "${stock_modules[@]}" $(suites_for stock)
 
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko $(suites_for stock)
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for stock)
 fi
 
 echo

@@ -38,10 +38,8 @@ done
 if [[ -f patches/series ]]; then
 	while read -r p _; do
 		[[ -z $p || $p == \#* ]] && continue
-		# By absolute path: given as patches/X from this git work tree,
-		# checkpatch reports the patch's blank context lines as trailing
-		# whitespace (measured); by absolute path it reads them right.
-		perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --no-signoff "$top/patches/$p" >"$tmp" 2>&1
+		# on stdin: checkpatch reads a file git tracks as source, not as a patch
+		perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --no-signoff - <"patches/$p" >"$tmp" 2>&1
 		result $? "checkpatch --strict patches/$p" "$tmp"
 	done <patches/series
 fi

@@ -17,7 +17,7 @@ struct statistic_data;
 
 /**
  * enum statistic_type - how a statistic processes (X, Y) pairs
- * @STATISTIC_TYPE_VALUE: one counter: total of Y, or of |X| * Y
+ * @STATISTIC_TYPE_VALUE: one counter: total of Y, or of X * Y
  * @STATISTIC_TYPE_RANGE: number (total of Y), minimum, average, maximum of X
  * @STATISTIC_TYPE_LIST: total of Y per discrete X, up to entries_max X values
  * @STATISTIC_TYPE_ARRAY: total of Y per interval of X (linear or log2 scale)
@@ -36,7 +36,7 @@ enum statistic_type {
 /**
  * enum statistic_mode - what a value or history statistic accumulates
  * @STATISTIC_MODE_INCREMENTS: the total of Y
- * @STATISTIC_MODE_PRODUCTS: the total of |X| * Y
+ * @STATISTIC_MODE_PRODUCTS: the total of X * Y (signed)
  * @STATISTIC_MODE_RANGE: number, minimum, average and maximum (history only)
  */
 enum statistic_mode {
@@ -133,6 +133,22 @@ static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
 }
 
 /**
+ * statistic_running() - is a statistic gathering data?
+ * @stat: the statistic
+ *
+ * For exploiters whose X takes work to compute: skip that work while the
+ * statistic is stopped. The answer may be stale by the time it is used;
+ * statistic_add() on a statistic stopped meanwhile is harmless.
+ *
+ * Context: any.
+ * Return: true if @stat is on.
+ */
+static __always_inline bool statistic_running(const struct statistic *stat)
+{
+	return rcu_access_pointer(stat->active);
+}
+
+/**
  * statistic_inc() - report one occurrence of @x to a statistic
  * @stat: the statistic
  * @x: the main characteristic
@@ -208,6 +224,7 @@ static inline bool statistic_start(struct statistic *stat) { return false; }
 static inline bool statistic_stop(struct statistic *stat) { return false; }
 static inline int statistic_reset(struct statistic *stat) { return 0; }
 static inline void statistic_add(struct statistic *stat, s64 x, u64 y) {}
+static inline bool statistic_running(const struct statistic *stat) { return false; }
 static inline void statistic_inc(struct statistic *stat, s64 x) {}
 
 #endif /* CONFIG_STATISTICS */

@@ -25,7 +25,7 @@ ctl "inc $I s1 5 3"
 check_eq "a running value counts increments" "s1 3" "$(data $I | grep '^s1')"
 def $I "name=s1 mode=products"
 ctl "add $I s1 -5 3"
-check_eq "mode=products counts |X| * Y, after discarding the data" "s1 15" \
+check_eq "mode=products counts X * Y, after discarding the data" "s1 -15" \
 	"$(data $I | grep '^s1')"
 
 # "echo name=foo range_min=3", "echo name=foo range_max=17"
@@ -109,10 +109,19 @@ check_eq "type change to value" "0 value increments" \
 	"$rc $(attr $I s1 type) $(attr $I s1 mode)"
 
 # Interface-wide: on=0, on=1, data=reset, atomically for all statistics.
+# "stopped" is when a statistic last stopped: stopping a stopped one again
+# keeps it.
 def $I "name=s1 on=1"
+s2_stopped=$(attr $I s2 stopped)
 def $I "on=0"
 check_eq "interface-wide on=0" "0 0 0" "$rc $(attr $I s1 on) $(attr $I s2 on)"
+check_eq "on=0 keeps the stop time of a statistic already stopped" \
+	"$s2_stopped" "$(attr $I s2 stopped)"
+def $I "on=1"
+def $I "on=0"
 check_eq "interface-wide on=0: one stop time" "$(attr $I s1 stopped)" "$(attr $I s2 stopped)"
+check_eq "interface-wide on=0: a new stop time" 1 \
+	"$(echo "$(attr $I s2 stopped) $s2_stopped" | tr -d '[]' | awk '{ print ($1 > $2) }')"
 ctl "inc $I s1 5 2" "inc $I s2 5 3"
 check_eq "stopped statistics gather nothing" "s1 0
 s2 0" "$(data $I)"
