@@ -110,8 +110,10 @@ suites_for() {
 }
 
 # KUnit suites our kernel code registers: each must report at boot.
-kunit_suites=$(grep -rhoE 'kunit_test_suites?\([^)]*\)' drivers lib kernel 2>/dev/null |
-	awk -F'[(,]' '{ n += NF - 1 } END { print n + 0 }')
+# (a kunit_test_suites() call may list several and span lines).
+kunit_suites=$(find drivers lib kernel -name '*.c' -print0 2>/dev/null |
+	xargs -0r perl -0777 -ne '$n += 1 + tr/,// for /\bkunit_test_suites?\(([^)]*)\)/g;
+		END { print $n + 0 }')
 
 # 1. user space
 if [[ -f tools/iotally/CMakeLists.txt ]]; then
