@@ -102,7 +102,7 @@ suites_for() {
 	for d in tests/selftests/*/; do
 		s=$(basename "$d")
 		[[ -f $d/run.sh ]] || continue
-		if [[ -f $d/kernels ]] && ! grep -qw "$1" "$d/kernels"; then
+		if [[ -f $d/kernels ]] && ! grep -qwE "$1" "$d/kernels"; then
 			continue
 		fi
 		printf -- '--suite %s ' "$s"
@@ -123,6 +123,7 @@ fi
 
 # 2. the patched kernel
 if step kernel-build make -s kernel; then
+	scripts/test-helpers.sh
 	tap_part kernel-lint scripts/lint-kernel.sh
 	# shellcheck disable=SC2046
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
@@ -134,8 +135,9 @@ guest stock --kernel stock $(suites_for stock)
 
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
+	scripts/test-helpers.sh
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko $(suites_for stock)
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko $(suites_for 'stock|ourdm')
 fi
 
 echo
