@@ -102,7 +102,7 @@ suites_for() {
 	for d in tests/selftests/*/; do
 		s=$(basename "$d")
 		[[ -f $d/run.sh ]] || continue
-		if [[ -f $d/kernels ]] && ! grep -qw "$1" "$d/kernels"; then
+		if [[ -f $d/kernels ]] && ! grep -qwE "$1" "$d/kernels"; then
 			continue
 		fi
 		printf -- '--suite %s ' "$s"
@@ -124,6 +124,9 @@ if [[ -f tools/iotally/CMakeLists.txt ]]; then
 fi
 
 # 2. the patched kernel
+# Test programs the guest suites run (user space, any kernel).
+step test-helpers scripts/test-helpers.sh
+
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
@@ -145,7 +148,7 @@ guest stock --kernel stock "${stock_modules[@]}" $(suites_for stock)
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for stock)
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for 'stock|ourdm')
 fi
 
 echo

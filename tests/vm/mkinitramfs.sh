@@ -118,9 +118,11 @@ depmod -b "$root" "$release"
 install -m 0755 "$top/tests/vm/init" "$root/init"
 # Every suite is copied (suites share helpers); only the named ones run.
 for s in $suites; do
-	[[ -f $top/tests/selftests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
+	[[ -f $top/tests/selftests/$s/run.sh || -f $top/tests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
 done
 cp -r "$top/tests/selftests/." "$root/tests/"
+# Benchmarks run as suites named bench/NAME (tests/bench/NAME/run.sh).
+[[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root/tests/bench"
 {
 	echo "IOTALLY_SUITES=\"$suites\""
 	[[ -n $guest_config ]] && cat "$guest_config"

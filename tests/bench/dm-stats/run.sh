@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# dm-stats benchmark, guest part (run by tests/bench/dm-stats/host.sh on the
+# stock kernel): Debian's dm-mod.ko and iotally's are loaded in turn, in
+# interleaved rounds, and measured on the same dm-linear over null_blk.
+#
+# Per engine and round, one line per measurement on the TAP stream:
+#   # BENCH engine=E round=N row=R iops=X
+#   # BENCH engine=E round=N create10k_s=S delete10k_s=S bytes10k=B
+# and TAP checks that every measurement happened (a missing number is a
+# failure, not a skipped row).
+#
+# Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
+# BENCH_RUNTIME (fio seconds per measurement, 2), BENCH_BIG_ROUNDS (1).
+. ../../lib.sh
+. /etc/iotally.conf
+
+ROUNDS=${BENCH_ROUNDS:-5}
+# The stock engine takes minutes to create 10,000 regions (it suspends the
+# device for each): that row is built in the first BIG_ROUNDS rounds only,
+# and measured ROUNDS times while it stands.
+BIG_ROUNDS=${BENCH_BIG_ROUNDS:-1}
+RUNTIME=${BENCH_RUNTIME:-2}
+KREL=$(uname -r)
+STOCK_KO=/lib/modules/$KREL/kernel/drivers/md/dm-mod.ko
+OURS_KO=/lib/modules/$KREL/kernel/extra/dm-mod-iotally.ko
+PARAM=/sys/module/dm_mod/parameters/stats_current_allocated_bytes
+DEV=bench
+GB=10
+SECTORS=$((GB * 1024 * 1024 * 2))
+# 16 boundaries, in ns (precise_timestamps).
+HIST=1000,2000,4000,8000,16000,32000,64000,128000,256000,512000,1000000,2000000,4000000,8000000,16000000,32000000
+
+[ -f "$STOCK_KO" ] || bail "no stock dm-mod.ko at $STOCK_KO"
+[ -f "$OURS_KO" ] || bail "no iotally dm-mod.ko at $OURS_KO"
+command -v dm-stats-msg >/dev/null || bail "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
+modprobe null_blk nr_devices=1 gb=$GB queue_mode=2 irqmode=0 submit_queues=2 ||
+	bail "cannot load null_blk"
+
+load_engine() { # stock|ours
+	dmsetup remove_all --noudevsync >/dev/null 2>&1
+	if [ -d /sys/module/dm_mod ]; then
+		rmmod dm_mod || bail "cannot unload dm_mod"
+	fi
+	case $1 in
+	stock) insmod "$STOCK_KO" ;;
+	ours) insmod "$OURS_KO" ;;
+	esac || bail "cannot load the $1 dm-mod.ko"
+	[ -e /dev/mapper/control ] || mknod /dev/mapper/control c 10 \
+		"$(sed -n 's/^ *\([0-9]*\) device-mapper$/\1/p' /proc/misc)"
+}
+
+make_dev() {
+	dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/nullb0 0" ||
+		bail "cannot create the dm-linear device"
+}
+
+drop_dev() {
+	dmsetup remove --noudevsync "$DEV" || bail "cannot remove the dm-linear device"
+}
+
+# tiles N: N one-area regions of equal size side by side over the device.
+tiles() {
+	awk -v n="$1" -v s="$SECTORS" 'BEGIN {
+		t = int(s / n / 8) * 8
+		for (i = 0; i < n; i++) printf "@stats_create %d+%d %d\n", i * t, t, t
+	}'
+}
+
+# same N MESSAGE: the message N times.
+same() {
+	awk -v n="$1" -v m="$2" 'BEGIN { for (i = 0; i < n; i++) print m }'
+}
+
+fio_iops() {
+	fio --name=bench --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 \
+		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
+		--time_based --runtime="$RUNTIME" --minimal 2>/dev/null |
+		awk -F';' 'NR == 1 { printf "%d\n", $8 }'
+}
+
+# measure ENGINE ROUND ROW: one fio run on the device as it is now.
+measure() {
+	_iops=$(fio_iops)
+	if [ -n "$_iops" ] && [ "$_iops" -gt 0 ]; then
+		echo "# BENCH engine=$1 round=$2 row=$3 iops=$_iops"
+		pass "$1 round $2 $3: $_iops IOPS"
+	else
+		fail "$1 round $2 $3: fio measured nothing" "fio output: $_iops"
+	fi
+}
+
+# with_regions ENGINE ROUND ROW: regions from stdin, then measure.
+with_regions() {
+	make_dev
+	if ! dm-stats-msg -q "$DEV"; then
+		fail "$1 round $2 $3: create the regions" "a message failed"
+		drop_dev
+		return
+	fi
+	measure "$1" "$2" "$3"
+	drop_dev
+}
+
+# The big row: 10,000 tiled one-area regions, timed create and delete,
+# their memory, and fio among them.
+row_10k() {
+	make_dev
+	_base=$(cat $PARAM)
+	_t=$(tiles 10000 | dm-stats-msg -q -t "$DEV" 2>&1 >/dev/null)
+	_create=$(echo "$_t" | sed -n 's/^MESSAGES 10000 SECONDS //p')
+	_bytes=$(($(cat $PARAM) - _base))
+	_n=$(dmsetup message "$DEV" 0 @stats_list | wc -l)
+	check_eq "$1 round $2: 10000 regions created" "10000" "$_n"
+	_i=0
+	while [ $_i -lt "$ROUNDS" ]; do
+		measure "$1" "$2" tiled10k
+		_i=$((_i + 1))
+	done
+	_t=$(dmsetup message "$DEV" 0 @stats_list | sed -n 's/^\([0-9]*\): .*/@stats_delete \1/p' |
+		dm-stats-msg -q -t "$DEV" 2>&1 >/dev/null)
+	_delete=$(echo "$_t" | sed -n 's/^MESSAGES 10000 SECONDS //p')
+	if [ -n "$_create" ] && [ -n "$_delete" ]; then
+		echo "# BENCH engine=$1 round=$2 create10k_s=$_create delete10k_s=$_delete bytes10k=$_bytes"
+		pass "$1 round $2: create ${_create}s, delete ${_delete}s, $_bytes bytes"
+	else
+		fail "$1 round $2: create and delete 10000 regions" "create: $_create delete: $_delete"
+	fi
+	drop_dev
+}
+
+bench_engine() { # ENGINE ROUND
+	load_engine "$1"
+	make_dev
+	fio_iops >/dev/null # warm-up, not measured
+	measure "$1" "$2" none
+	drop_dev
+	# Messages go through a file: a function in a pipeline would run in a
+	# subshell and lose its TAP count.
+	echo "@stats_create - /1" >/tmp/msgs
+	with_regions "$1" "$2" whole1 </tmp/msgs
+	echo "@stats_create - /1 2 precise_timestamps histogram:$HIST" >/tmp/msgs
+	with_regions "$1" "$2" whole1-hist16-precise </tmp/msgs
+	same 100 "@stats_create - /1" >/tmp/msgs
+	with_regions "$1" "$2" overlap100 </tmp/msgs
+	tiles 1000 >/tmp/msgs
+	with_regions "$1" "$2" tiled1k </tmp/msgs
+	[ "$2" -le "$BIG_ROUNDS" ] && row_10k "$1" "$2"
+}
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	# Alternate which engine goes first, so neither always runs warm.
+	if [ $((r % 2)) = 1 ]; then
+		bench_engine stock $r
+		bench_engine ours $r
+	else
+		bench_engine ours $r
+		bench_engine stock $r
+	fi
+	r=$((r + 1))
+done
+dmsetup remove_all --noudevsync >/dev/null 2>&1
+tap_finish
