@@ -34,7 +34,7 @@ static bool enabled = true;
 module_param(enabled, bool, 0444);
 MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
 
-static int __init task_io_stats_init(void)
+static int __init task_io_stats_setup(void)
 {
 	if (!enabled) {
 		static_branch_disable(&task_io_stats_key);
@@ -42,7 +42,7 @@ static int __init task_io_stats_init(void)
 	}
 	return 0;
 }
-early_initcall(task_io_stats_init);
+early_initcall(task_io_stats_setup);
 
 /**
  * task_io_stats_bucket() - histogram bucket of a wait duration
@@ -210,7 +210,7 @@ void __task_io_wait_done(struct task_io_wait *w)
  */
 void task_io_stats_exit_signal(struct task_struct *tsk)
 {
-	lockdep_assert_held(&tsk->sighand->siglock);
+	lockdep_assert_held(&rcu_dereference_raw(tsk->sighand)->siglock);
 	task_io_stats_fold(&tsk->signal->io_stats, &tsk->io_stats);
 }
 
@@ -271,7 +271,7 @@ void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
 	struct task_io_stats sum = {};
 	struct task_struct *t;
 
-	lockdep_assert_held(&first->sighand->siglock);
+	lockdep_assert_held(&rcu_dereference_raw(first->sighand)->siglock);
 	task_io_stats_fold(&sum, &first->signal->io_stats);
 	for_each_thread(first, t)
 		task_io_stats_fold(&sum, &t->io_stats);
@@ -285,9 +285,13 @@ void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
  */
 void taskstats_io_fill_tgid(struct taskstats_io *io, struct task_struct *tsk)
 {
+	struct sighand_struct *sighand;
 	unsigned long flags;
 
-	spin_lock_irqsave(&tsk->sighand->siglock, flags);
+	/* Only a task already released has no sighand: it has no group left. */
+	sighand = lock_task_sighand(tsk, &flags);
+	if (!sighand)
+		return;
 	taskstats_io_fill_tgid_locked(io, tsk);
-	spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
+	spin_unlock_irqrestore(&sighand->siglock, flags);
 }

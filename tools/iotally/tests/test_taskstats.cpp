@@ -82,12 +82,15 @@ void put_record(nl_msg* m, bool tgid, std::uint32_t id, const void* stats, std::
     ASSERT_NE(nest, nullptr);
     ASSERT_EQ(nla_put_u32(m, tgid ? TASKSTATS_TYPE_TGID : TASKSTATS_TYPE_PID, id), 0);
     ASSERT_EQ(nla_put(m, TASKSTATS_TYPE_NULL, 0, nullptr), 0);
-    if (stats)
+    if (stats) {
         ASSERT_EQ(nla_put(m, TASKSTATS_TYPE_STATS, static_cast<int>(stats_len), stats), 0);
-    if (extra)
+    }
+    if (extra) {
         ASSERT_EQ(nla_put_u32(m, 42, 0xdeadbeef), 0);
-    if (io)
+    }
+    if (io) {
         ASSERT_EQ(nla_put(m, io_attr, static_cast<int>(io->size()), io->data()), 0);
+    }
     nla_nest_end(m, nest);
 }
 
