@@ -416,20 +416,24 @@ void register_tasks(Registry& r) {
     bool& json = r.json;
     r.add(sub, [=, &ctx, &json] {
         if (!pid->empty()) {
+            std::uint32_t id = parse_id(*pid, "pid");
             TaskstatsClient c;
-            auto rec = c.query_pid(parse_id(*pid, "pid"));
+            auto rec = c.query_pid(id);
             if (json)
                 *ctx.out << task_record_json(rec).dump() << "\n";
             else
                 print_record_table(*ctx.out, rec);
         } else if (!tgid->empty()) {
+            std::uint32_t id = parse_id(*tgid, "tgid");
             TaskstatsClient c;
-            auto rec = c.query_tgid(parse_id(*tgid, "tgid"));
+            auto rec = c.query_tgid(id);
             if (json)
                 *ctx.out << task_record_json(rec).dump() << "\n";
             else
                 print_record_table(*ctx.out, rec);
         } else if (!lo->cpumask.empty()) {
+            if (lo->rcvbuf < 0 || lo->count < 0 || lo->duration < 0)
+                throw Error(ErrorKind::usage, "tasks: -r, -c and --duration must not be negative");
             listen(ctx, json, *lo);
         } else if (*top_on) {
             top(ctx, json, parse_interval_s(*interval), *by, *limit);

@@ -8,10 +8,13 @@
 
 #include <cstring>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
+#include "app.hpp"
 
 namespace {
 
@@ -241,6 +244,27 @@ TEST(Taskstats, Cpulist) {
     EXPECT_EQ(iotally::parse_cpulist("1"), (std::vector<unsigned>{1}));
     for (const char* bad : {"", "3-1", "1,", "a", "1-", ",1", "0-99999"})
         EXPECT_THROW(iotally::parse_cpulist(bad), Error) << bad;
+}
+
+int run_cli(const std::vector<std::string>& args, std::string& err) {
+    std::ostringstream o, e;
+    iotally::cli::Context ctx;
+    ctx.out = &o;
+    ctx.err = &e;
+    int rc = iotally::cli::run(args, ctx);
+    err = e.str();
+    return rc;
+}
+
+TEST(TasksCli, UsageErrorsExitTwo) {
+    std::string err;
+    EXPECT_EQ(run_cli({"tasks"}, err), 2);
+    EXPECT_NE(err.find("-p PID"), std::string::npos) << err;
+    EXPECT_EQ(run_cli({"tasks", "-p", "abc"}, err), 2);
+    EXPECT_NE(err.find("pid 'abc'"), std::string::npos) << err;
+    EXPECT_EQ(run_cli({"tasks", "-t", "0"}, err), 2);
+    EXPECT_EQ(run_cli({"tasks", "-p", "1", "-t", "1"}, err), 2);
+    EXPECT_EQ(run_cli({"tasks", "-m", "0", "-r", "-5"}, err), 2);
 }
 
 }  // namespace
