@@ -35,6 +35,8 @@ wanted_modules=(dm-mod dm-delay dm-zero dm-multipath dm-round-robin brd null_blk
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
+# Upstream getdelays, built unmodified from the kernel source (taskstats suite).
+[[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Our own user-space programs, when they have been built.
 for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
 	[[ -x $p && -f $p ]] && programs+=("$p")

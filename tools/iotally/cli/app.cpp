@@ -102,6 +102,7 @@ int run(const std::vector<std::string>& args, Context& ctx) {
     register_top(reg);
     register_export(reg);
     register_stat(reg);
+    register_tasks(reg);
 
     try {
         std::vector<std::string> reversed(args.rbegin(), args.rend());

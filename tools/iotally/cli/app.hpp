@@ -55,6 +55,7 @@ void register_histogram(Registry& r);
 void register_top(Registry& r);
 void register_export(Registry& r);
 void register_stat(Registry& r);
+void register_tasks(Registry& r);
 
 }  // namespace iotally::cli
 

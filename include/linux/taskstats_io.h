@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-task block I/O statistics for taskstats: what a task submitted to
+ * the block layer and how long it slept waiting for I/O.
+ *
+ * See Documentation/taskstats-io.rst.
+ */
+#ifndef _LINUX_TASKSTATS_IO_H
+#define _LINUX_TASKSTATS_IO_H
+
+#include <linux/taskstats_io_types.h>
+
+struct bio;
+struct sk_buff;
+struct task_struct;
+
+#ifdef CONFIG_TASK_IO_STATS
+#include <linux/jump_label.h>
+
+DECLARE_STATIC_KEY_TRUE(task_io_stats_key);
+
+unsigned int task_io_stats_bucket(u64 ns);
+void task_io_stats_account(struct task_io_stats *s, const struct bio *bio);
+void task_io_stats_record_wait(struct task_io_stats *s, u64 ns);
+void task_io_stats_fold(struct task_io_stats *dst,
+			const struct task_io_stats *src);
+void task_io_stats_export(struct taskstats_io *out,
+			  const struct task_io_stats *s);
+
+void __task_io_stats_submit(struct bio *bio);
+void __task_io_wait_start(struct task_io_wait *w);
+void __task_io_wait_done(struct task_io_wait *w);
+
+/* Charge @bio to the task submitting it; called by submit_bio(). */
+static inline void task_io_stats_submit(struct bio *bio)
+{
+	if (static_branch_likely(&task_io_stats_key))
+		__task_io_stats_submit(bio);
+}
+
+/* Around the schedule() of io_schedule() and io_schedule_timeout(). */
+static inline void task_io_wait_start(struct task_io_wait *w)
+{
+	w->start_ns = 0;
+	if (static_branch_likely(&task_io_stats_key))
+		__task_io_wait_start(w);
+}
+
+static inline void task_io_wait_done(struct task_io_wait *w)
+{
+	if (w->start_ns)
+		__task_io_wait_done(w);
+}
+
+/* Fresh counters for a new task (copy_process()). */
+static inline void task_io_stats_init(struct task_io_stats *s)
+{
+	*s = (struct task_io_stats){};
+}
+
+void task_io_stats_exit_signal(struct task_struct *tsk);
+
+size_t taskstats_io_size(void);
+int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io);
+void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk);
+void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
+				   struct task_struct *first);
+void taskstats_io_fill_tgid(struct taskstats_io *io, struct task_struct *tsk);
+
+#else /* !CONFIG_TASK_IO_STATS */
+
+static inline void task_io_stats_submit(struct bio *bio) { }
+static inline void task_io_wait_start(struct task_io_wait *w) { }
+static inline void task_io_wait_done(struct task_io_wait *w) { }
+static inline void task_io_stats_exit_signal(struct task_struct *tsk) { }
+static inline size_t taskstats_io_size(void) { return 0; }
+
+static inline int taskstats_io_reserve(struct sk_buff *skb,
+				       struct taskstats_io **io)
+{
+	*io = NULL;
+	return 0;
+}
+
+static inline void taskstats_io_fill_task(struct taskstats_io *io,
+					  struct task_struct *tsk) { }
+static inline void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
+						 struct task_struct *first) { }
+static inline void taskstats_io_fill_tgid(struct taskstats_io *io,
+					  struct task_struct *tsk) { }
+
+#endif /* CONFIG_TASK_IO_STATS */
+
+#endif /* _LINUX_TASKSTATS_IO_H */

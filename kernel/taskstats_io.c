@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * taskstats_io.c - per-task block I/O statistics for taskstats
+ *
+ * Every bio that goes through submit_bio() is charged to the task that
+ * submits it: one operation and its sectors, by kind (read, write, discard,
+ * flush).  Every sleep in io_schedule() or io_schedule_timeout() is timed
+ * directly and charged to the sleeping task: count, total, maximum and a
+ * log2 histogram.  A task only ever writes its own counters, from task
+ * context, so the hot paths take no lock and touch no shared cache line.
+ *
+ * When a thread is released its counters are folded into its signal_struct
+ * under siglock, in the same critical section that unlinks it from the
+ * thread list; a per-tgid answer is that sum plus every thread still on the
+ * list, so each thread is counted exactly once.
+ */
+
+#include <linux/bio.h>
+#include <linux/init.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/taskstats.h>
+#include <linux/taskstats_io.h>
+#include <linux/timekeeping.h>
+#include <net/netlink.h>
+
+DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
+
+/* Boot with taskstats_io.enabled=0 to turn the accounting off. */
+static bool enabled = true;
+module_param(enabled, bool, 0444);
+MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
+
+static int __init task_io_stats_setup(void)
+{
+	if (!enabled) {
+		static_branch_disable(&task_io_stats_key);
+		pr_info("taskstats_io: accounting disabled by the command line\n");
+	}
+	return 0;
+}
+early_initcall(task_io_stats_setup);
+
+/**
+ * task_io_stats_bucket() - histogram bucket of a wait duration
+ * @ns: the wait, in nanoseconds
+ *
+ * Return: 0 for waits shorter than 2^TASKSTATS_IO_HIST_SHIFT ns, b for
+ * waits in [2^(b + SHIFT - 1), 2^(b + SHIFT)) ns, and the last bucket for
+ * everything longer.
+ */
+unsigned int task_io_stats_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < (1ULL << TASKSTATS_IO_HIST_SHIFT))
+		return 0;
+	b = ilog2(ns) - TASKSTATS_IO_HIST_SHIFT + 1;
+	return min_t(unsigned int, b, TASKSTATS_IO_HIST_BUCKETS - 1);
+}
+
+static void task_io_stats_add_op(struct task_io_stats *s, unsigned int op,
+				 unsigned int sectors)
+{
+	WRITE_ONCE(s->ops[op], s->ops[op] + 1);
+	WRITE_ONCE(s->sectors[op], s->sectors[op] + sectors);
+}
+
+/**
+ * task_io_stats_account() - count one submitted bio
+ * @s: the counters to charge
+ * @bio: the bio
+ *
+ * A bio with REQ_PREFLUSH counts one flush; if it also carries data it
+ * counts as a write too.  Write-zeroes and zone-append count as writes,
+ * secure erase as a discard.  Zone management and driver-private
+ * operations are not counted.
+ */
+void task_io_stats_account(struct task_io_stats *s, const struct bio *bio)
+{
+	unsigned int sectors = bio_sectors(bio);
+
+	if (bio->bi_opf & REQ_PREFLUSH)
+		task_io_stats_add_op(s, TASKSTATS_IO_FLUSH, 0);
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		task_io_stats_add_op(s, TASKSTATS_IO_READ, sectors);
+		break;
+	case REQ_OP_WRITE:
+		/* An empty write is a flush request, counted above. */
+		if (sectors)
+			task_io_stats_add_op(s, TASKSTATS_IO_WRITE, sectors);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+	case REQ_OP_ZONE_APPEND:
+		task_io_stats_add_op(s, TASKSTATS_IO_WRITE, sectors);
+		break;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		task_io_stats_add_op(s, TASKSTATS_IO_DISCARD, sectors);
+		break;
+	case REQ_OP_FLUSH:
+		if (!(bio->bi_opf & REQ_PREFLUSH))
+			task_io_stats_add_op(s, TASKSTATS_IO_FLUSH, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * task_io_stats_record_wait() - count one I/O wait
+ * @s: the counters to charge
+ * @ns: how long the wait lasted
+ */
+void task_io_stats_record_wait(struct task_io_stats *s, u64 ns)
+{
+	unsigned int b = task_io_stats_bucket(ns);
+
+	WRITE_ONCE(s->wait_count, s->wait_count + 1);
+	WRITE_ONCE(s->wait_total_ns, s->wait_total_ns + ns);
+	if (ns > s->wait_max_ns)
+		WRITE_ONCE(s->wait_max_ns, ns);
+	WRITE_ONCE(s->wait_hist[b], s->wait_hist[b] + 1);
+}
+
+/**
+ * task_io_stats_fold() - add one set of counters into another
+ * @dst: the sum, owned by the caller
+ * @src: counters that their owner may be updating concurrently
+ *
+ * Counts and totals add up; the maximum is the larger of the two.
+ */
+void task_io_stats_fold(struct task_io_stats *dst,
+			const struct task_io_stats *src)
+{
+	unsigned int i;
+	u64 max;
+
+	for (i = 0; i < TASKSTATS_IO_NR_OPS; i++) {
+		dst->ops[i] += READ_ONCE(src->ops[i]);
+		dst->sectors[i] += READ_ONCE(src->sectors[i]);
+	}
+	dst->wait_count += READ_ONCE(src->wait_count);
+	dst->wait_total_ns += READ_ONCE(src->wait_total_ns);
+	max = READ_ONCE(src->wait_max_ns);
+	if (max > dst->wait_max_ns)
+		dst->wait_max_ns = max;
+	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
+		dst->wait_hist[i] += READ_ONCE(src->wait_hist[i]);
+}
+
+/**
+ * task_io_stats_export() - fill the netlink payload from counters
+ * @out: the struct taskstats_io to fill, header included
+ * @s: counters owned by the caller (a snapshot or a sum)
+ */
+void task_io_stats_export(struct taskstats_io *out,
+			  const struct task_io_stats *s)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	out->version = TASKSTATS_IO_VERSION;
+	out->nr_ops = TASKSTATS_IO_NR_OPS;
+	out->nr_buckets = TASKSTATS_IO_HIST_BUCKETS;
+	out->hist_shift = TASKSTATS_IO_HIST_SHIFT;
+	for (i = 0; i < TASKSTATS_IO_NR_OPS; i++) {
+		out->ops[i] = s->ops[i];
+		out->sectors[i] = s->sectors[i];
+	}
+	out->wait_count = s->wait_count;
+	out->wait_total_ns = s->wait_total_ns;
+	out->wait_max_ns = s->wait_max_ns;
+	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
+		out->wait_hist[i] = s->wait_hist[i];
+}
+
+void __task_io_stats_submit(struct bio *bio)
+{
+	/* A bio submitted from interrupt context belongs to no task. */
+	if (!in_task())
+		return;
+	task_io_stats_account(&current->io_stats, bio);
+}
+
+void __task_io_wait_start(struct task_io_wait *w)
+{
+	w->nvcsw = current->nvcsw;
+	w->start_ns = ktime_get_ns();
+}
+
+void __task_io_wait_done(struct task_io_wait *w)
+{
+	u64 now = ktime_get_ns();
+
+	/* Woken before it went to sleep: no wait to count. */
+	if (READ_ONCE(current->nvcsw) == w->nvcsw)
+		return;
+	task_io_stats_record_wait(&current->io_stats, now - w->start_ns);
+}
+
+/**
+ * task_io_stats_exit_signal() - keep a released thread's counters
+ * @tsk: the thread, being unlinked from its group under siglock
+ */
+void task_io_stats_exit_signal(struct task_struct *tsk)
+{
+	lockdep_assert_held(&rcu_dereference_raw(tsk->sighand)->siglock);
+	task_io_stats_fold(&tsk->signal->io_stats, &tsk->io_stats);
+}
+
+/**
+ * taskstats_io_size() - room a TASKSTATS_TYPE_IO attribute takes
+ *
+ * Return: the attribute's size with its alignment padding.
+ */
+size_t taskstats_io_size(void)
+{
+	return nla_total_size_64bit(sizeof(struct taskstats_io));
+}
+
+/**
+ * taskstats_io_reserve() - add a zeroed TASKSTATS_TYPE_IO attribute
+ * @skb: the message being built, inside an AGGR_PID or AGGR_TGID nest
+ * @io: where to return the attribute's payload
+ *
+ * Return: 0, or -EMSGSIZE when @skb has no room left.
+ */
+int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io)
+{
+	struct nlattr *na;
+
+	na = nla_reserve_64bit(skb, TASKSTATS_TYPE_IO,
+			       sizeof(struct taskstats_io), TASKSTATS_TYPE_NULL);
+	if (!na)
+		return -EMSGSIZE;
+	*io = nla_data(na);
+	memset(*io, 0, sizeof(**io));
+	return 0;
+}
+
+/**
+ * taskstats_io_fill_task() - per-pid record
+ * @io: the payload to fill
+ * @tsk: the task, pinned by the caller
+ */
+void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
+{
+	struct task_io_stats snap = {};
+
+	task_io_stats_fold(&snap, &tsk->io_stats);
+	task_io_stats_export(io, &snap);
+}
+
+/**
+ * taskstats_io_fill_tgid_locked() - per-tgid record
+ * @io: the payload to fill
+ * @first: any thread of the group; its siglock is held
+ *
+ * The sum of the released threads and of every thread on the list,
+ * zombies included.
+ */
+void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
+				   struct task_struct *first)
+{
+	struct task_io_stats sum = {};
+	struct task_struct *t;
+
+	lockdep_assert_held(&rcu_dereference_raw(first->sighand)->siglock);
+	task_io_stats_fold(&sum, &first->signal->io_stats);
+	for_each_thread(first, t)
+		task_io_stats_fold(&sum, &t->io_stats);
+	task_io_stats_export(io, &sum);
+}
+
+/**
+ * taskstats_io_fill_tgid() - per-tgid record, taking siglock
+ * @io: the payload to fill
+ * @tsk: a live thread of the group (the exiting task, in taskstats_exit())
+ */
+void taskstats_io_fill_tgid(struct taskstats_io *io, struct task_struct *tsk)
+{
+	struct sighand_struct *sighand;
+	unsigned long flags;
+
+	/* Only a task already released has no sighand: it has no group left. */
+	sighand = lock_task_sighand(tsk, &flags);
+	if (!sighand)
+		return;
+	taskstats_io_fill_tgid_locked(io, tsk);
+	spin_unlock_irqrestore(&sighand->siglock, flags);
+}

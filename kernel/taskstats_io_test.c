@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the pure parts of per-task block I/O statistics: the
+ * histogram buckets, the classification of bios, wait recording, folding
+ * and the export of the netlink payload.
+ */
+
+#include <kunit/test.h>
+#include <linux/bio.h>
+#include <linux/limits.h>
+#include <linux/taskstats_io.h>
+
+/* Model: the first bucket whose upper bound exceeds @ns, else the last. */
+static unsigned int model_bucket(u64 ns)
+{
+	unsigned int b;
+
+	for (b = 0; b < TASKSTATS_IO_HIST_BUCKETS - 1; b++) {
+		unsigned int shift = b + TASKSTATS_IO_HIST_SHIFT;
+
+		if (ns < (1ULL << shift))
+			return b;
+	}
+	return TASKSTATS_IO_HIST_BUCKETS - 1;
+}
+
+static void bucket_edges_test(struct kunit *test)
+{
+	unsigned int k;
+	int d;
+
+	for (k = 0; k < 64; k++) {
+		for (d = -1; d <= 1; d++) {
+			u64 ns = (1ULL << k) + d;
+
+			KUNIT_EXPECT_EQ_MSG(test, task_io_stats_bucket(ns),
+					    model_bucket(ns), "ns=%llu", ns);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(0), 0U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(U64_MAX),
+			TASKSTATS_IO_HIST_BUCKETS - 1);
+}
+
+static void bucket_known_values_test(struct kunit *test)
+{
+	/* Written out by hand from the uapi comment, not from the code. */
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(1023), 0U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(1024), 1U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(2047), 1U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(2048), 2U);
+	/* 5 ms lies in [2^22, 2^23) ns */
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(5000000), 13U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket((1ULL << 32) - 1), 22U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(1ULL << 32), 23U);
+	KUNIT_EXPECT_EQ(test, task_io_stats_bucket(1ULL << 40), 23U);
+}
+
+static void submit(struct task_io_stats *s, blk_opf_t opf, unsigned int bytes)
+{
+	struct bio bio = {};
+
+	bio.bi_opf = opf;
+	bio.bi_iter.bi_size = bytes;
+	task_io_stats_account(s, &bio);
+}
+
+static void account_ops_test(struct kunit *test)
+{
+	struct task_io_stats s = {};
+
+	submit(&s, REQ_OP_READ, 4096);
+	submit(&s, REQ_OP_READ, 512);
+	submit(&s, REQ_OP_WRITE | REQ_SYNC, 65536);
+	submit(&s, REQ_OP_DISCARD, 1 << 20);
+	submit(&s, REQ_OP_SECURE_ERASE, 4096);
+	submit(&s, REQ_OP_WRITE_ZEROES, 8192);
+
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_READ], 2ULL);
+	KUNIT_EXPECT_EQ(test, s.sectors[TASKSTATS_IO_READ], 9ULL);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_WRITE], 2ULL);
+	KUNIT_EXPECT_EQ(test, s.sectors[TASKSTATS_IO_WRITE], 128ULL + 16);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_DISCARD], 2ULL);
+	KUNIT_EXPECT_EQ(test, s.sectors[TASKSTATS_IO_DISCARD], 2048ULL + 8);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_FLUSH], 0ULL);
+	KUNIT_EXPECT_EQ(test, s.wait_count, 0ULL);
+}
+
+static void account_flush_test(struct kunit *test)
+{
+	struct task_io_stats s = {};
+
+	/* blkdev_issue_flush(): an empty preflush write is one flush */
+	submit(&s, REQ_OP_WRITE | REQ_PREFLUSH, 0);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_FLUSH], 1ULL);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_WRITE], 0ULL);
+
+	/* A data write with preflush is a flush and a write */
+	submit(&s, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 4096);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_FLUSH], 2ULL);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_WRITE], 1ULL);
+	KUNIT_EXPECT_EQ(test, s.sectors[TASKSTATS_IO_WRITE], 8ULL);
+
+	/* A request-level flush op counts once, with or without the flag */
+	submit(&s, REQ_OP_FLUSH, 0);
+	submit(&s, REQ_OP_FLUSH | REQ_PREFLUSH, 0);
+	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_FLUSH], 4ULL);
+	KUNIT_EXPECT_EQ(test, s.sectors[TASKSTATS_IO_FLUSH], 0ULL);
+}
+
+static void account_ignored_ops_test(struct kunit *test)
+{
+	struct task_io_stats zero = {}, s = {};
+
+	submit(&s, REQ_OP_ZONE_RESET, 0);
+	submit(&s, REQ_OP_ZONE_OPEN, 0);
+	submit(&s, REQ_OP_DRV_IN, 4096);
+	submit(&s, REQ_OP_DRV_OUT, 4096);
+	KUNIT_EXPECT_MEMEQ(test, &s, &zero, sizeof(s));
+}
+
+static void record_wait_test(struct kunit *test)
+{
+	static const u64 waits[] = { 0, 999, 1024, 5000000, 3000000, 1ULL << 33 };
+	struct task_io_stats s = {};
+	u64 hist[TASKSTATS_IO_HIST_BUCKETS] = {};
+	u64 total = 0, max = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(waits); i++) {
+		task_io_stats_record_wait(&s, waits[i]);
+		total += waits[i];
+		max = waits[i] > max ? waits[i] : max;
+		hist[model_bucket(waits[i])]++;
+	}
+	KUNIT_EXPECT_EQ(test, s.wait_count, (u64)ARRAY_SIZE(waits));
+	KUNIT_EXPECT_EQ(test, s.wait_total_ns, total);
+	KUNIT_EXPECT_EQ(test, s.wait_max_ns, 1ULL << 33);
+	KUNIT_EXPECT_EQ(test, s.wait_max_ns, max);
+	KUNIT_EXPECT_MEMEQ(test, s.wait_hist, hist, sizeof(hist));
+	/* 3 ms and 5 ms: both in [2^21, 2^22) and [2^22, 2^23) ns */
+	KUNIT_EXPECT_EQ(test, s.wait_hist[12], 1ULL);
+	KUNIT_EXPECT_EQ(test, s.wait_hist[13], 1ULL);
+}
+
+/* Per-tgid folding: three threads, one of them already released. */
+static void fold_test(struct kunit *test)
+{
+	struct task_io_stats t[3] = {}, released = {}, sum = {};
+	unsigned int i;
+	u64 count = 0;
+
+	submit(&t[0], REQ_OP_READ, 4096);
+	task_io_stats_record_wait(&t[0], 2000000);
+	submit(&t[1], REQ_OP_WRITE, 8192);
+	submit(&t[1], REQ_OP_WRITE | REQ_PREFLUSH, 0);
+	task_io_stats_record_wait(&t[1], 7000000);
+	task_io_stats_record_wait(&t[1], 100);
+	submit(&t[2], REQ_OP_DISCARD, 4096);
+	task_io_stats_record_wait(&t[2], 4000000);
+
+	/* t[2] exits: folded into the signal_struct copy */
+	task_io_stats_fold(&released, &t[2]);
+	KUNIT_EXPECT_MEMEQ(test, &released, &t[2], sizeof(released));
+
+	task_io_stats_fold(&sum, &released);
+	task_io_stats_fold(&sum, &t[0]);
+	task_io_stats_fold(&sum, &t[1]);
+
+	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_READ], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.sectors[TASKSTATS_IO_READ], 8ULL);
+	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_WRITE], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.sectors[TASKSTATS_IO_WRITE], 16ULL);
+	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_FLUSH], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_DISCARD], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.wait_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, sum.wait_total_ns, 13000100ULL);
+	KUNIT_EXPECT_EQ(test, sum.wait_max_ns, 7000000ULL);
+	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
+		count += sum.wait_hist[i];
+	KUNIT_EXPECT_EQ(test, count, sum.wait_count);
+	KUNIT_EXPECT_EQ(test, sum.wait_hist[0], 1ULL);
+}
+
+static void export_test(struct kunit *test)
+{
+	struct task_io_stats s = {};
+	struct taskstats_io out;
+
+	memset(&out, 0xa5, sizeof(out));
+	submit(&s, REQ_OP_WRITE, 4096);
+	task_io_stats_record_wait(&s, 5000000);
+	task_io_stats_export(&out, &s);
+
+	KUNIT_EXPECT_EQ(test, out.version, TASKSTATS_IO_VERSION);
+	KUNIT_EXPECT_EQ(test, out.nr_ops, TASKSTATS_IO_NR_OPS);
+	KUNIT_EXPECT_EQ(test, out.nr_buckets, TASKSTATS_IO_HIST_BUCKETS);
+	KUNIT_EXPECT_EQ(test, out.hist_shift, TASKSTATS_IO_HIST_SHIFT);
+	KUNIT_EXPECT_EQ(test, out.ops[TASKSTATS_IO_WRITE], 1ULL);
+	KUNIT_EXPECT_EQ(test, out.ops[TASKSTATS_IO_READ], 0ULL);
+	KUNIT_EXPECT_EQ(test, out.sectors[TASKSTATS_IO_WRITE], 8ULL);
+	KUNIT_EXPECT_EQ(test, out.wait_count, 1ULL);
+	KUNIT_EXPECT_EQ(test, out.wait_total_ns, 5000000ULL);
+	KUNIT_EXPECT_EQ(test, out.wait_max_ns, 5000000ULL);
+	KUNIT_EXPECT_EQ(test, out.wait_hist[13], 1ULL);
+	KUNIT_EXPECT_EQ(test, out.wait_hist[12], 0ULL);
+	/* The wire struct has no implicit padding. */
+	KUNIT_EXPECT_EQ(test, sizeof(out),
+			8 + 8 * (2 * TASKSTATS_IO_NR_OPS + 3 +
+				 TASKSTATS_IO_HIST_BUCKETS));
+}
+
+static struct kunit_case taskstats_io_cases[] = {
+	KUNIT_CASE(bucket_edges_test),
+	KUNIT_CASE(bucket_known_values_test),
+	KUNIT_CASE(account_ops_test),
+	KUNIT_CASE(account_flush_test),
+	KUNIT_CASE(account_ignored_ops_test),
+	KUNIT_CASE(record_wait_test),
+	KUNIT_CASE(fold_test),
+	KUNIT_CASE(export_test),
+	{}
+};
+
+static struct kunit_suite taskstats_io_suite = {
+	.name = "taskstats_io",
+	.test_cases = taskstats_io_cases,
+};
+
+kunit_test_suite(taskstats_io_suite);
+
+MODULE_DESCRIPTION("KUnit tests for per-task block I/O statistics");
+MODULE_LICENSE("GPL");

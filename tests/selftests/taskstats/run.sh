@@ -1,0 +1,201 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Per-task block I/O in taskstats (Documentation/taskstats-io.rst).
+#
+# ioload (this directory) issues a known number of direct reads and writes of
+# known sizes, and an fsync, on a dm-delay device over brd whose every I/O
+# takes at least $DELAY_MS ms, so every I/O is one wait of known minimum
+# length. `iotally tasks` answers per pid, per tgid (threads that exited
+# included) and in exit messages; counts and sectors are asserted exactly,
+# wait times as lower bounds and by histogram bucket. Upstream getdelays,
+# built unmodified, must still work.
+. ../lib.sh
+
+DELAY_MS=5
+SECTORS=131072          # 64 MiB
+DEV=/dev/mapper/tsdelay
+# Histogram bucket of a $DELAY_MS ms wait: [2^22, 2^23) ns is bucket 13.
+MIN_BUCKET=13
+T=/tmp/taskstats
+mkdir -p $T
+
+modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "modprobe brd"
+dmsetup create --noudevsync tsdelay --table "0 $SECTORS delay /dev/ram0 0 $DELAY_MS" ||
+	bail "cannot create the dm-delay device"
+[ -b $DEV ] || bail "$DEV is missing"
+echo 1 >/proc/sys/kernel/task_delayacct || bail "cannot enable delay accounting"
+
+# field FILE NAME N: the Nth word of the line of `iotally tasks -p/-t`
+# whose first word is NAME.
+field() { awk -v k="$2" -v n="$3" '$1 == k { print $n }' "$1"; }
+
+# start_load ARGS...: ioload in the background, pinned to CPU 0, its stdin a
+# FIFO we hold open; $loadpid once it has done its I/O.
+start_load() {
+	rm -f $T/ctl $T/load.out
+	mkfifo $T/ctl
+	taskset -c 0 ioload "$@" <$T/ctl >$T/load.out &
+	exec 5>$T/ctl
+	_i=0
+	while ! grep -q '^ready' $T/load.out 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -le 300 ] || bail "ioload $* did not get ready"
+		sleep 0.1
+	done
+	loadpid=$(awk '{ print $2 }' $T/load.out)
+}
+
+stop_load() {
+	exec 5>&-
+	wait "$loadpid" 2>/dev/null
+}
+
+# start_listener NAME ARGS...: `iotally tasks -m` in the background.
+start_listener() {
+	_name=$1
+	shift
+	iotally tasks "$@" >$T/$_name.out 2>$T/$_name.err &
+	listener=$!
+	_i=0
+	while ! grep -q '^listening' $T/$_name.err 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 300 ] || ! kill -0 $listener 2>/dev/null; then
+			cat $T/$_name.err
+			bail "listener $* did not start"
+		fi
+		sleep 0.1
+	done
+}
+
+stop_listener() {
+	sleep 1
+	kill -TERM $listener
+	wait $listener
+}
+
+# check_waits NAME FILE COUNT: COUNT waits, each at least $DELAY_MS ms long:
+# total and maximum bounded below, every one in bucket $MIN_BUCKET or above,
+# and bounded above by a generous 2 s each. Compared in microseconds.
+check_waits() {
+	_count=$(field "$2" wait 3)
+	_total=$(field "$2" wait 5 | awk '{ printf "%d", $1 / 1000 }')
+	_max=$(field "$2" wait 7 | awk '{ printf "%d", $1 / 1000 }')
+	check_eq "$1: wait count" "$3" "$_count"
+	check_cmp "$1: wait total >= count x ${DELAY_MS} ms" -ge "${_total:-0}" $(($3 * DELAY_MS * 1000))
+	check_cmp "$1: wait total <= count x 2 s" -le "${_total:-0}" $(($3 * 2000000))
+	check_cmp "$1: wait max >= ${DELAY_MS} ms" -ge "${_max:-0}" $((DELAY_MS * 1000))
+	check_cmp "$1: wait max <= total" -le "${_max:-0}" "${_total:-0}"
+	_slow=$(field "$2" wait_hist 2 | tr ',' '\n' |
+		awk -F: -v b=$MIN_BUCKET '$1 >= b { s += $2 } END { print s + 0 }')
+	check_eq "$1: waits in bucket >= $MIN_BUCKET" "$3" "$_slow"
+}
+
+# check_ops NAME FILE OP COUNT SECTORS
+check_ops() {
+	check_eq "$1: $3 ops and sectors" "$4 $5" "$(field "$2" "$3" 3) $(field "$2" "$3" 5)"
+}
+
+start_listener exits -m 0-1
+
+# ---------------------------------------------------------------- one task
+# 10 reads of 4 KiB, 6 writes of 8 KiB, one fsync: 16 waits on dm-delay.
+start_load $DEV 0 10 4096 6 8192 1
+single=$loadpid
+check_ok "query pid $single" iotally tasks -p $single
+echo "$out" >$T/pid.txt
+check_ops "pid" $T/pid.txt read 10 80
+check_ops "pid" $T/pid.txt write 6 96
+check_ops "pid" $T/pid.txt discard 0 0
+check_ops "pid" $T/pid.txt flush 1 0
+check_waits "pid" $T/pid.txt 16
+check_eq "pid: classic read_bytes still there" 40960 "$(field $T/pid.txt read_bytes 2)"
+check_ok "query tgid $single" iotally tasks -t $single
+echo "$out" >$T/tgid1.txt
+check_ops "single-threaded tgid" $T/tgid1.txt read 10 80
+check_ops "single-threaded tgid" $T/tgid1.txt write 6 96
+
+# Upstream getdelays against the patched kernel.
+check_ok "getdelays -d -i -p runs" getdelays -d -i -p $single
+echo "$out" >$T/getdelays.txt
+check_match "getdelays: prints the PID" "^PID[[:space:]]+$single\$" "$out"
+check_match "getdelays: prints the CPU delay line" "^CPU +count +real total" "$out"
+check_match "getdelays: prints the IO delay header" "^IO +count +delay total +delay average" "$out"
+gd_io=$(awk '/^IO / { getline; print $1, $2 }' $T/getdelays.txt)
+gd_count=${gd_io% *}
+gd_total=${gd_io#* }
+check_cmp "getdelays: blkio count >= 1" -ge "${gd_count:-0}" 1
+check_cmp "getdelays: blkio count <= waits measured" -le "${gd_count:-99}" 16
+check_cmp "getdelays: blkio delay total > 0" -gt "${gd_total:-0}" 0
+check_match "getdelays: I/O accounting line" "^ioload: read=40960, write=49152, cancelled_write=0\$" "$out"
+stop_load
+
+# ---------------------------------------------------------------- brd: no waits
+start_load /dev/ram0 0 5 4096 0 0 0
+check_ok "query pid on brd" iotally tasks -p $loadpid
+echo "$out" >$T/brd.txt
+check_ops "brd" $T/brd.txt read 5 40
+check_eq "brd: synchronous device, no waits" 0 "$(field $T/brd.txt wait 3)"
+stop_load
+
+# ---------------------------------------------------------------- threads
+# 3 threads, each 4 reads of 4 KiB and 2 writes of 4 KiB, all exited.
+start_load $DEV 3 4 4096 2 4096 0
+multi=$loadpid
+check_ok "query tgid $multi" iotally tasks -t $multi
+echo "$out" >$T/tgid.txt
+check_ops "tgid, threads exited" $T/tgid.txt read 12 96
+check_ops "tgid, threads exited" $T/tgid.txt write 6 48
+check_waits "tgid, threads exited" $T/tgid.txt 18
+check_ok "query pid of the main thread" iotally tasks -p $multi
+echo "$out" >$T/main.txt
+check_ops "main thread alone" $T/main.txt read 0 0
+stop_load
+
+# ---------------------------------------------------------------- exit messages
+stop_listener
+rec() { awk -v k="$1" -v id="$2" '$1 == k && $2 == id' $T/exits.out; }
+r=$(rec pid $single)
+check_match "exit: single pid record" \
+	"^pid $single ioload read 10 80 write 6 96 discard 0 0 flush 1 wait 16 " "$r"
+r=$(rec pid $multi)
+check_match "exit: main thread record" "^pid $multi ioload read 0 0 write 0 0 .* wait 0 " "$r"
+r=$(rec tgid $multi)
+check_match "exit: last thread carries the tgid record" \
+	"^tgid $multi ioload read 12 96 write 6 48 discard 0 0 flush 0 wait 18 " "$r"
+n=$(grep -c "^pid [0-9]* ioload read 4 32 write 2 16 discard 0 0 flush 0 wait 6 " $T/exits.out)
+check_eq "exit: one record per worker thread" 3 "$n"
+check_match "exit: listener summary, nothing lost" "^summary .* lost 0 overflows 0 exact yes" \
+	"$(tail -n 1 $T/exits.out)"
+
+# ---------------------------------------------------------------- bad requests
+check_fails "unknown pid" "No such process" iotally tasks -p 999999
+check_fails "unknown tgid" "No such process" iotally tasks -t 999999
+check_fails "malformed cpumask" "Invalid argument" iotally tasks -m abc --duration 1
+check_fails "cpumask beyond possible cpus" "Invalid argument" iotally tasks -m 7 --duration 1
+long=$(printf '0,%.0s' $(seq 1 100))0
+check_fails "oversized cpumask" "Argument list too long" iotally tasks -m "$long" --duration 1
+
+# ---------------------------------------------------------------- burst
+# 10,000 short-lived tasks against a small receive buffer: every exit record
+# is either received or counted as lost, never both, never neither.
+N=10000
+start_listener burst -m 0-1 -r 16384
+taskset -c 0 ioload burst $N $T/burst.pids || bail "ioload burst failed"
+stop_listener
+summary=$(tail -n 1 $T/burst.out)
+lost=$(echo "$summary" | awk '{ for (i = 1; i < NF; i++) if ($i == "lost") print $(i + 1) }')
+exact=$(echo "$summary" | awk '{ print $NF }')
+awk '$1 == "pid" { print $2 }' $T/burst.out | sort >$T/burst.got
+sort $T/burst.pids >$T/burst.want
+got=$(comm -12 $T/burst.want $T/burst.got | wc -l)
+dups=$(sort $T/burst.got | uniq -d | wc -l)
+check_eq "burst: sequence numbers give an exact loss count" yes "$exact"
+check_eq "burst: no record received twice" 0 "$dups"
+check_cmp "burst: received + lost >= $N" -ge $((got + ${lost:-0})) $N
+check_cmp "burst: received + lost <= $N + 20 other exits" -le $((got + ${lost:-0})) $((N + 20))
+echo "# burst: $got received, ${lost:-?} lost, $summary"
+
+dmsetup remove tsdelay
+rmmod brd
+tap_finish

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally tasks: per-task and per-process block I/O from taskstats.
+#include <dirent.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "app.hpp"
+#include "iotally/error.hpp"
+#include "iotally/taskstats.hpp"
+#include "output.hpp"
+
+namespace iotally::cli {
+
+nlohmann::json task_record_json(const TaskRecord& r);
+
+namespace {
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+void on_stop(int) {
+    stop_requested = 1;
+}
+
+nlohmann::json classic_json(const TaskstatsClassic& s) {
+    return {{"version", s.version},
+            {"comm", s.comm},
+            {"pid", s.pid},
+            {"ppid", s.ppid},
+            {"uid", s.uid},
+            {"gid", s.gid},
+            {"exitcode", s.exitcode},
+            {"flag", s.flag},
+            {"etime_us", s.etime_us},
+            {"utime_us", s.utime_us},
+            {"stime_us", s.stime_us},
+            {"cpu_count", s.cpu_count},
+            {"cpu_delay_total_ns", s.cpu_delay_total_ns},
+            {"blkio_count", s.blkio_count},
+            {"blkio_delay_total_ns", s.blkio_delay_total_ns},
+            {"swapin_count", s.swapin_count},
+            {"swapin_delay_total_ns", s.swapin_delay_total_ns},
+            {"read_char", s.read_char},
+            {"write_char", s.write_char},
+            {"read_syscalls", s.read_syscalls},
+            {"write_syscalls", s.write_syscalls},
+            {"read_bytes", s.read_bytes},
+            {"write_bytes", s.write_bytes},
+            {"cancelled_write_bytes", s.cancelled_write_bytes},
+            {"nvcsw", s.nvcsw},
+            {"nivcsw", s.nivcsw}};
+}
+
+nlohmann::json io_json(const TaskIo& io) {
+    nlohmann::json ops = nlohmann::json::object();
+    for (int op = 0; op < TaskIo::nr_ops; op++)
+        ops[op_name(static_cast<TaskIo::Op>(op))] = {{"ops", io.ops[op]},
+                                                      {"sectors", io.sectors[op]}};
+    nlohmann::json hist = nlohmann::json::array();
+    for (std::size_t b = 0; b < io.wait_hist.size(); b++)
+        if (io.wait_hist[b])
+            hist.push_back({{"bucket", b}, {"low_ns", io.bucket_low_ns(b)}, {"count", io.wait_hist[b]}});
+    return {{"version", io.version},
+            {"ops", ops},
+            {"wait", {{"count", io.wait_count},
+                      {"total_ns", io.wait_total_ns},
+                      {"max_ns", io.wait_max_ns},
+                      {"histogram", hist}}}};
+}
+
+std::string hist_text(const TaskIo& io) {
+    std::string s;
+    for (std::size_t b = 0; b < io.wait_hist.size(); b++)
+        if (io.wait_hist[b])
+            s += fmt::format("{}{}:{}", s.empty() ? "" : ",", b, io.wait_hist[b]);
+    return s.empty() ? "-" : s;
+}
+
+void print_record_table(std::ostream& out, const TaskRecord& r) {
+    Table t({"<FIELD", "<VALUE"});
+    t.add({r.tgid ? "tgid" : "pid", std::to_string(r.id)});
+    if (r.stats) {
+        const auto& s = *r.stats;
+        t.add({"comm", s.comm});
+        t.add({"taskstats_version", std::to_string(s.version)});
+        t.add({"utime_us", std::to_string(s.utime_us)});
+        t.add({"stime_us", std::to_string(s.stime_us)});
+        t.add({"cpu", fmt::format("count {} delay_ns {}", s.cpu_count, s.cpu_delay_total_ns)});
+        t.add({"blkio_delay", fmt::format("count {} delay_ns {}", s.blkio_count,
+                                          s.blkio_delay_total_ns)});
+        t.add({"read_bytes", std::to_string(s.read_bytes)});
+        t.add({"write_bytes", std::to_string(s.write_bytes)});
+        t.add({"read_char", std::to_string(s.read_char)});
+        t.add({"write_char", std::to_string(s.write_char)});
+        t.add({"ctxsw", fmt::format("voluntary {} involuntary {}", s.nvcsw, s.nivcsw)});
+    }
+    if (r.io) {
+        const auto& io = *r.io;
+        t.add({"io_version", std::to_string(io.version)});
+        for (int op = 0; op < TaskIo::nr_ops; op++)
+            t.add({op_name(static_cast<TaskIo::Op>(op)),
+                   fmt::format("ops {} sectors {}", io.ops[op], io.sectors[op])});
+        t.add({"wait", fmt::format("count {} total_ns {} max_ns {}", io.wait_count,
+                                   io.wait_total_ns, io.wait_max_ns)});
+        t.add({"wait_hist", hist_text(io)});
+    } else {
+        t.add({"io", "absent (kernel without CONFIG_TASK_IO_STATS)"});
+    }
+    out << t.render();
+}
+
+// One line per exit record, stable columns for scripts.
+std::string record_line(const TaskRecord& r) {
+    std::string comm = r.stats ? r.stats->comm : "-";
+    if (!r.io)
+        return fmt::format("{} {} {} -", r.tgid ? "tgid" : "pid", r.id, comm);
+    const auto& io = *r.io;
+    return fmt::format("{} {} {} read {} {} write {} {} discard {} {} flush {} wait {} {} {} hist {}",
+                       r.tgid ? "tgid" : "pid", r.id, comm, io.ops[TaskIo::read],
+                       io.sectors[TaskIo::read], io.ops[TaskIo::write], io.sectors[TaskIo::write],
+                       io.ops[TaskIo::discard], io.sectors[TaskIo::discard], io.ops[TaskIo::flush],
+                       io.wait_count, io.wait_total_ns, io.wait_max_ns, hist_text(io));
+}
+
+std::uint32_t parse_id(const std::string& text, const char* what) {
+    std::size_t used = 0;
+    unsigned long v = 0;
+    try {
+        v = std::stoul(text, &used, 10);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || v == 0 || v > 0x7fffffffUL)
+        throw Error(ErrorKind::usage, fmt::format("{} '{}' is not a positive number", what, text));
+    return static_cast<std::uint32_t>(v);
+}
+
+// Makes the next exit message of @cpu a known start of its sequence: a
+// child pinned to it exits at once, and its record is the first counted.
+bool sync_cpu(TaskstatsClient& c, unsigned cpu) {
+    pid_t child = ::fork();
+    if (child < 0)
+        return false;
+    if (child == 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        ::_exit(sched_setaffinity(0, sizeof(set), &set) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return false;
+    std::vector<TaskRecord> recs;
+    for (int tries = 0; tries < 20; tries++) {
+        c.forget_sequence();
+        recs.clear();
+        c.receive(recs, 250);
+        for (const auto& r : recs)
+            if (!r.tgid && r.id == static_cast<std::uint32_t>(child)) {
+                c.reset_counts();
+                return true;
+            }
+    }
+    return false;
+}
+
+struct ListenOptions {
+    std::string cpumask;
+    std::string file;
+    int rcvbuf = 0;
+    long count = 0;
+    double duration = 0;
+};
+
+void listen(Context& ctx, bool json, const ListenOptions& o) {
+    // The kernel validates the mask and answers with its own error codes.
+    {
+        TaskstatsClient probe;
+        probe.register_cpumask(o.cpumask);
+        probe.deregister_cpumask(o.cpumask);
+    }
+    std::vector<unsigned> cpus = parse_cpulist(o.cpumask);
+    std::vector<std::unique_ptr<TaskstatsClient>> socks;
+    bool exact = true;
+    for (unsigned cpu : cpus) {
+        auto c = std::make_unique<TaskstatsClient>();
+        if (o.rcvbuf)
+            c->set_rcvbuf(o.rcvbuf);
+        c->register_cpumask(std::to_string(cpu));
+        exact = sync_cpu(*c, cpu) && exact;
+        socks.push_back(std::move(c));
+    }
+    std::ofstream file;
+    if (!o.file.empty()) {
+        file.open(o.file, std::ios::out | std::ios::trunc);
+        if (!file)
+            throw Error(ErrorKind::failed, fmt::format("{}: cannot open for writing", o.file));
+    }
+    struct sigaction sa {};
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    *ctx.err << fmt::format("listening on cpus {}\n", o.cpumask);
+    ctx.err->flush();
+
+    double end = o.duration > 0 ? ctx.clock() + o.duration : 0;
+    long pid_records = 0, records = 0;
+    std::vector<pollfd> fds;
+    for (auto& c : socks)
+        fds.push_back({c->fd(), POLLIN, 0});
+    while (!stop_requested && (o.count == 0 || pid_records < o.count)) {
+        int timeout = -1;
+        if (end > 0) {
+            double left = end - ctx.clock();
+            if (left <= 0)
+                break;
+            timeout = static_cast<int>(left * 1000) + 1;
+        }
+        int rc = ::poll(fds.data(), fds.size(), timeout);
+        if (rc < 0 && errno != EINTR)
+            throw Error(ErrorKind::failed, fmt::format("poll: {}", std::strerror(errno)));
+        if (rc <= 0)
+            continue;
+        for (std::size_t i = 0; i < socks.size(); i++) {
+            if (!(fds[i].revents & (POLLIN | POLLERR)))
+                continue;
+            std::vector<TaskRecord> recs;
+            socks[i]->receive(recs, 0);
+            for (const auto& r : recs) {
+                ++records;
+                if (!r.tgid)
+                    ++pid_records;
+                if (json)
+                    *ctx.out << task_record_json(r).dump() << "\n";
+                else
+                    *ctx.out << record_line(r) << "\n";
+                if (file)
+                    file << task_record_json(r).dump() << "\n";
+            }
+        }
+        ctx.out->flush();
+    }
+    std::uint64_t lost = 0, overflows = 0;
+    for (std::size_t i = 0; i < socks.size(); i++) {
+        // Drain what is already queued before leaving.
+        std::vector<TaskRecord> recs;
+        while (o.count == 0 && socks[i]->receive(recs, 0)) {
+        }
+        for (const auto& r : recs) {
+            ++records;
+            if (!r.tgid)
+                ++pid_records;
+            *ctx.out << (json ? task_record_json(r).dump() : record_line(r)) << "\n";
+            if (file)
+                file << task_record_json(r).dump() << "\n";
+        }
+        socks[i]->deregister_cpumask(std::to_string(cpus[i]));
+        lost += socks[i]->lost();
+        overflows += socks[i]->overflows();
+    }
+    if (file) {
+        file.flush();
+        if (!file)
+            throw Error(ErrorKind::failed, fmt::format("{}: write failed", o.file));
+    }
+    if (json)
+        *ctx.out << nlohmann::json{{"summary",
+                                    {{"records", records},
+                                     {"pid_records", pid_records},
+                                     {"lost_messages", lost},
+                                     {"overflows", overflows},
+                                     {"lost_exact", exact}}}}
+                        .dump()
+                 << "\n";
+    else
+        *ctx.out << fmt::format("summary records {} pid_records {} lost {} overflows {} exact {}\n",
+                                records, pid_records, lost, overflows, exact ? "yes" : "no");
+}
+
+struct TopRow {
+    std::uint32_t tgid;
+    std::string comm;
+    std::uint64_t read_bytes, write_bytes, ops, wait_ns, waits;
+};
+
+std::map<std::uint32_t, TaskRecord> snapshot_tgids(TaskstatsClient& c) {
+    std::map<std::uint32_t, TaskRecord> out;
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir("/proc"), ::closedir);
+    if (!dir)
+        throw Error(ErrorKind::failed, "cannot list /proc");
+    while (dirent* e = ::readdir(dir.get())) {
+        char* end = nullptr;
+        unsigned long id = std::strtoul(e->d_name, &end, 10);
+        if (*end || id == 0)
+            continue;
+        try {
+            auto rec = c.query_tgid(static_cast<std::uint32_t>(id));
+            if (rec.io)
+                out.emplace(static_cast<std::uint32_t>(id), std::move(rec));
+        } catch (const Error& err) {
+            if (err.kind() != ErrorKind::no_device)  // gone meanwhile
+                throw;
+        }
+    }
+    return out;
+}
+
+void top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
+    if (by != "bytes" && by != "wait" && by != "ops")
+        throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
+    TaskstatsClient c;
+    auto before = snapshot_tgids(c);
+    ctx.sleep(interval);
+    auto after = snapshot_tgids(c);
+    std::vector<TopRow> rows;
+    for (const auto& [tgid, rec] : after) {
+        TaskIo base{};
+        if (auto it = before.find(tgid); it != before.end())
+            base = *it->second.io;
+        const TaskIo& io = *rec.io;
+        TopRow r{tgid,
+                 rec.stats ? rec.stats->comm : "?",
+                 (io.sectors[TaskIo::read] - base.sectors[TaskIo::read]) * 512,
+                 (io.sectors[TaskIo::write] - base.sectors[TaskIo::write]) * 512,
+                 0,
+                 io.wait_total_ns - base.wait_total_ns,
+                 io.wait_count - base.wait_count};
+        for (int op = 0; op < TaskIo::nr_ops; op++)
+            r.ops += io.ops[op] - base.ops[op];
+        if (r.ops || r.waits)
+            rows.push_back(r);
+    }
+    auto key = [&](const TopRow& r) {
+        return by == "wait" ? r.wait_ns : by == "ops" ? r.ops : r.read_bytes + r.write_bytes;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const TopRow& a, const TopRow& b) {
+        return key(a) > key(b);
+    });
+    if (rows.size() > limit)
+        rows.resize(limit);
+    if (json) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& r : rows)
+            j.push_back({{"tgid", r.tgid},
+                         {"comm", r.comm},
+                         {"read_bytes", r.read_bytes},
+                         {"write_bytes", r.write_bytes},
+                         {"ops", r.ops},
+                         {"waits", r.waits},
+                         {"wait_ns", r.wait_ns}});
+        *ctx.out << nlohmann::json{{"interval_s", interval}, {"by", by}, {"tasks", j}}.dump()
+                 << "\n";
+        return;
+    }
+    Table t({"TGID", "<COMM", "READ_B", "WRITE_B", "OPS", "WAITS", "WAIT_MS"});
+    for (const auto& r : rows)
+        t.add({std::to_string(r.tgid), r.comm, std::to_string(r.read_bytes),
+               std::to_string(r.write_bytes), std::to_string(r.ops), std::to_string(r.waits),
+               fmt::format("{:.3f}", static_cast<double>(r.wait_ns) / 1e6)});
+    *ctx.out << t.render();
+}
+
+}  // namespace
+
+nlohmann::json task_record_json(const TaskRecord& r) {
+    nlohmann::json j = {{r.tgid ? "tgid" : "pid", r.id}};
+    if (r.stats)
+        j["taskstats"] = classic_json(*r.stats);
+    if (r.io)
+        j["io"] = io_json(*r.io);
+    return j;
+}
+
+void register_tasks(Registry& r) {
+    auto* sub = r.app.add_subcommand(
+        "tasks", "Per-task block I/O from taskstats: query, exit listener, top view");
+    auto pid = std::make_shared<std::string>();
+    auto tgid = std::make_shared<std::string>();
+    auto lo = std::make_shared<ListenOptions>();
+    auto top_on = std::make_shared<bool>(false);
+    auto interval = std::make_shared<std::string>("1");
+    auto by = std::make_shared<std::string>("bytes");
+    auto limit = std::make_shared<std::size_t>(10);
+    auto* p = sub->add_option("-p,--pid", *pid, "Statistics of one task");
+    auto* t = sub->add_option("-t,--tgid", *tgid, "Statistics of one process, exited threads included");
+    auto* m = sub->add_option("-m,--cpumask", lo->cpumask,
+                              "Listen for exits on these CPUs (e.g. 0-3,7)");
+    auto* top_flag = sub->add_flag("--top", *top_on, "Tasks doing the most I/O over an interval");
+    p->excludes(t)->excludes(m)->excludes(top_flag);
+    t->excludes(m)->excludes(top_flag);
+    m->excludes(top_flag);
+    sub->add_option("-w,--write", lo->file, "With -m: also write records to FILE (JSON lines)");
+    sub->add_option("-r,--rcvbuf", lo->rcvbuf, "With -m: receive buffer size in bytes");
+    sub->add_option("-c,--count", lo->count, "With -m: stop after this many pid records");
+    sub->add_option("--duration", lo->duration, "With -m: stop after this many seconds");
+    sub->add_option("-i,--interval", *interval, "With --top: interval (1, 500ms, 2s)")
+        ->capture_default_str();
+    sub->add_option("--by", *by, "With --top: bytes, ops or wait")->capture_default_str();
+    sub->add_option("-n,--limit", *limit, "With --top: rows")->capture_default_str();
+    Context& ctx = r.ctx;
+    bool& json = r.json;
+    r.add(sub, [=, &ctx, &json] {
+        if (!pid->empty()) {
+            std::uint32_t id = parse_id(*pid, "pid");
+            TaskstatsClient c;
+            auto rec = c.query_pid(id);
+            if (json)
+                *ctx.out << task_record_json(rec).dump() << "\n";
+            else
+                print_record_table(*ctx.out, rec);
+        } else if (!tgid->empty()) {
+            std::uint32_t id = parse_id(*tgid, "tgid");
+            TaskstatsClient c;
+            auto rec = c.query_tgid(id);
+            if (json)
+                *ctx.out << task_record_json(rec).dump() << "\n";
+            else
+                print_record_table(*ctx.out, rec);
+        } else if (!lo->cpumask.empty()) {
+            if (lo->rcvbuf < 0 || lo->count < 0 || lo->duration < 0)
+                throw Error(ErrorKind::usage, "tasks: -r, -c and --duration must not be negative");
+            listen(ctx, json, *lo);
+        } else if (*top_on) {
+            top(ctx, json, parse_interval_s(*interval), *by, *limit);
+        } else {
+            throw Error(ErrorKind::usage, "tasks: give -p PID, -t TGID, -m CPUMASK or --top");
+        }
+    });
+}
+
+}  // namespace iotally::cli
