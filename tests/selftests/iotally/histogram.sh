@@ -41,9 +41,9 @@ check_eq "precise: every read is in [90ms, 500ms)" "0 4 0" \
 	"$(printf '%s\n' "$out" | grep -o '"count":[0-9]*' | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
 
 # --interval: only what completes during the interval.
-iotally histogram --json --interval 3 "$TOP" "$h" >/tmp/hist 2>&1 &
+iotally histogram --json --interval 5 "$TOP" "$h" >/tmp/hist 2>&1 &
 hpid=$!
-sleep 1
+sleep 2
 read_at 512 4096 1 "$TOP"
 wait "$hpid"
 check_eq "histogram --interval counts only the read made during it" "0 0 1 0" \

@@ -25,7 +25,7 @@ dmsetup (exit $_drc): $(cat "$tmp/dmsetup")"
 # The create replies are the region ids 0 and 1: compared by the next list.
 check_ok "message @stats_create" iotally message "$VOL" @stats_create - /2 iotst a\\ b
 check_eq "message @stats_create prints the id as dmsetup would" "0" "$out"
-dmsetup message "$VOL" 0 @stats_create 0+1024 /1 precise_timestamps histogram:1000,2000 iotst - >/dev/null
+dmsetup message "$VOL" 0 @stats_create 0+1024 /1 2 precise_timestamps histogram:1000,2000 iotst - >/dev/null
 same_as_dmsetup "message @stats_list is byte-identical" @stats_list
 same_as_dmsetup "message @stats_list PROGRAM is byte-identical" @stats_list iotst
 same_as_dmsetup "message @stats_list of another program (empty) is byte-identical" @stats_list nobody

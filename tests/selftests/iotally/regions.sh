@@ -96,7 +96,7 @@ check_match "report shows the group" '"group_alias":"pair","group_id":0' "$out"
 check_ok "iotally create for dmstats" iotally create "$VOL" --length 2048
 id=$out
 check_ok "dmstats list --allprograms" dmstats list --allprograms "$VOL"
-check_match "dmstats list shows the region iotally made" "^$VOL +$id " "$out"
+check_match "dmstats list shows the region iotally made" "^$VOL +- +$id +region .* iotally *$" "$out"
 check_ok "iotally delete 0 (group leader)" iotally delete "$VOL" 0
 check_match "deleting the leader leaves the member without a group tag" \
 	"^1: [0-9]+\+[0-9]+ [0-9]+ dmstats -$" "$(stats_list)"

@@ -47,9 +47,9 @@ check_ok "report --level area --json" iotally report --json --level area "$VOL"
 check_eq "report --level area: one row per area" 4 \
 	"$(printf '%s\n' "$out" | grep -o '"level":"area"' | wc -l | tr -d ' ')"
 check_eq "report --level area: writes per area" "16 0 0 0" \
-	"$(printf '%s\n' "$out" | grep -o '"w_ios":[0-9.]*' | cut -d: -f2 | awk '{ printf "%s%d", NR > 1 ? " " : "", $1 }')"
+	"$(printf '%s\n' "$out" | grep -o '"w_ios":[0-9.]*' | cut -d: -f2 | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 }')"
 check_eq "report --level area: reads per area" "0 0 2 0" \
-	"$(printf '%s\n' "$out" | grep -o '"r_ios":[0-9.]*' | cut -d: -f2 | awk '{ printf "%s%d", NR > 1 ? " " : "", $1 }')"
+	"$(printf '%s\n' "$out" | grep -o '"r_ios":[0-9.]*' | cut -d: -f2 | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 }')"
 check_ok "report --csv -o w_ios,r_bytes" iotally report --csv -o w_ios,r_bytes "$VOL"
 check_eq "report --csv: the values" "16,131072" "$(printf '%s\n' "$out" | sed -n 2p | awk -F, '{ print $(NF - 1) "," $NF }')"
 check_ok "report (text) -o w_ios,w_merges" iotally report -o w_ios,w_merges "$VOL"
@@ -59,12 +59,19 @@ check_match "report --select filters devices out" '"rows":\[\]' "$out"
 check_ok "report --select target=linear" iotally report --json --select target=linear "$VOL"
 check_match "report --select target=linear keeps the linear device" "\"device\":\"$VOL\"" "$out"
 
-# Rates: two reports over the same 3 s interval while 16 writes happen.
-iotally report --json --interval 3 --count 1 "$VOL" >/tmp/rep1 2>&1 &
+# Rates: two reports at once, each printing a sample every 4 s. Once both
+# have printed their first sample, 16 writes happen: the second sample of
+# each must count exactly those, as a rate over its interval.
+iotally report --json --interval 4 --count 2 "$VOL" >/tmp/rep1 2>&1 &
 p1=$!
-iotally report --json --interval 3 --count 1 "$VOL" >/tmp/rep2 2>&1 &
+iotally report --json --interval 4 --count 2 "$VOL" >/tmp/rep2 2>&1 &
 p2=$!
-sleep 1
+n=0
+while [ "$(lines "$(cat /tmp/rep1)")" -lt 1 ] || [ "$(lines "$(cat /tmp/rep2)")" -lt 1 ]; do
+	n=$((n + 1))
+	[ $n -gt 300 ] && break
+	sleep 0.1
+done
 write_at 2048 4096 16
 wait "$p1"
 rc1=$?
@@ -72,17 +79,21 @@ wait "$p2"
 rc2=$?
 check_eq "two reports at once both succeed" "0 0" "$rc1 $rc2"
 for f in /tmp/rep1 /tmp/rep2; do
-	r=$(cat "$f")
-	check_eq "$f: the interval saw exactly the 16 writes" 16 "$(json_int w_ios "$r")"
+	r=$(sed -n 2p "$f")
+	check_eq "$f: the first sample (before the writes) has none" 0 "$(json_int w_ios "$(sed -n 1p "$f")")"
+	check_eq "$f: the second sample saw exactly the 16 writes" 16 "$(json_int w_ios "$r")"
 	check_eq "$f: and no read" 0 "$(json_int r_ios "$r")"
-	# 16 writes over 3 s plus the time the snapshots take.
+	check_eq "$f: and 15 merges" 15 "$(json_int w_merges "$r")"
+	# 16 writes over 4 s plus the time the snapshots take.
 	w_tps=$(json_num w_tps "$r")
-	check_eq "$f: writes per second is 16 over about 3 s ($w_tps)" yes \
-		"$(awk -v v="$w_tps" 'BEGIN { print (v > 4.0 && v <= 16 / 3 + 0.01) ? "yes" : "no" }')"
+	check_eq "$f: writes per second is 16 over about 4 s ($w_tps)" yes \
+		"$(awk -v v="$w_tps" 'BEGIN { print (v > 3.2 && v <= 16 / 4 + 0.01) ? "yes" : "no" }')"
 	check_eq "$f: MiB written per second is 4 KiB x writes per second" yes \
 		"$(awk -v v="$(json_num w_mbps "$r")" -v t="$w_tps" 'BEGIN { d = v - t * 4 / 1024; print (d < 1e-6 && d > -1e-6) ? "yes" : "no" }')"
+	check_eq "$f: merges per second is 15/16 of writes per second" yes \
+		"$(awk -v v="$(json_num wrqm "$r")" -v t="$w_tps" 'BEGIN { d = v - t * 15 / 16; print (d < 1e-6 && d > -1e-6) ? "yes" : "no" }')"
 done
 check_eq "after both reports the kernel still has every write" 32 \
-	"$(dmsetup message "$VOL" 0 @stats_print "$region" | awk '{ s += $5 } END { print s }')"
+	"$(dmsetup message "$VOL" 0 @stats_print "$region" | awk '{ s += $6 } END { print s }')"
 rm -f /tmp/rep1 /tmp/rep2
 delete_all_regions
