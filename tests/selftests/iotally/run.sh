@@ -18,6 +18,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./histogram.sh
 . ./export.sh
 . ./errors.sh
+. ./stat.sh
 
 delete_all_regions
 teardown_devices
