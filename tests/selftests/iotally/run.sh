@@ -17,6 +17,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./report.sh
 . ./histogram.sh
 . ./export.sh
+. ./top.sh
 . ./errors.sh
 . ./stat.sh
 

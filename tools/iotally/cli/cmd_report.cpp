@@ -159,6 +159,8 @@ class Reporter {
                                 {"program_id", r.program_id},
                                 {"new", r.is_new},
                                 {"counters_reset", r.stats.counters_reset},
+                                {"elapsed_s", r.elapsed_s ? nlohmann::json(*r.elapsed_s)
+                                                          : nlohmann::json(nullptr)},
                                 {"metrics", fields}});
         }
         *ctx_.out << nlohmann::json{{"sample", sample},

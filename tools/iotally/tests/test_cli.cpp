@@ -232,7 +232,11 @@ TEST_F(Cli, ReportRatesNeverClearAndTwoReadersAgree) {
         std::string line;
         int n = 0;
         while (std::getline(lines, line)) {
-            auto m = nlohmann::json::parse(line)["rows"][0]["metrics"];
+            auto row = nlohmann::json::parse(line)["rows"][0];
+            EXPECT_EQ(row["elapsed_s"], 2.0);  // the clock between the two snapshots
+            auto m = row["metrics"];
+            EXPECT_EQ(m["r_ios"], 100);  // a count: an integer in JSON
+            EXPECT_TRUE(m["r_ios"].is_number_unsigned());
             EXPECT_EQ(m["r_tps"], 50.0);        // 100 / 2 s
             EXPECT_EQ(m["rrqm"], 10.0);         // 20 / 2 s
             EXPECT_EQ(m["r_mbps"], 0.1953125);  // 800 * 512 B = 0.390625 MiB / 2 s
