@@ -311,9 +311,12 @@ std::string build_definition_write(const std::optional<std::string>& name,
     }
     if (attrs.empty())
         throw Error(ErrorKind::usage, "nothing to set: give at least one key=value");
-    for (const auto& [key, value] : attrs) {
+    for (const auto& attr : attrs) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::string& key = attr.first;
+        const std::string& value = attr.second;
         auto rule = std::find_if(rules.begin(), rules.end(),
-                                 [&](const AttrRule& r) { return r.key == key; });
+                                 [&key](const AttrRule& r) { return r.key == key; });
         if (rule == rules.end())
             throw Error(ErrorKind::usage, fmt::format("unknown attribute '{}'", key));
         if (!rule->changeable)
