@@ -11,15 +11,34 @@ cold=$(iotally create "$VOL" --length 8 --program-id topt) || bail "iotally crea
 
 run tmux new-session -d -s itop -x 150 -y 20 "iotally top --interval 1 $VOL"
 [ "$rc" = 0 ] || bail "cannot start tmux: $err"
-# Area 5 of 16 (sectors 40960-49151) is the hot spot: writes for about 5 s.
-i=0
-while [ $i -lt 10 ]; do
-	write_at 40960 4096 32
-	sleep 0.4
-	i=$((i + 1))
+# Once top has drawn its first frame, area 5 of 16 (sectors 40960-49151)
+# becomes the hot spot: writes for about 6 s, while the screen is read until
+# a frame shows them.
+n=0
+until tmux capture-pane -p -t itop | grep -q '^iotally top - '; do
+	n=$((n + 1))
+	[ $n -gt 150 ] && break
+	sleep 0.2
 done
-screen=$(tmux capture-pane -p -t itop)
-row=$(printf '%s\n' "$screen" | grep -E "^$VOL +$region\+? ")
+(
+	i=0
+	while [ $i -lt 15 ]; do
+		write_at 40960 4096 32
+		sleep 0.2
+		i=$((i + 1))
+	done
+) &
+writer=$!
+n=0
+while :; do
+	screen=$(tmux capture-pane -p -t itop)
+	row=$(printf '%s\n' "$screen" | grep -E "^$VOL +$region\+? ")
+	printf '%s\n' "$row" | grep -qE "^$VOL +$region\+? +[0-9.]+ +[1-9][0-9]*\.[0-9]+ " && break
+	n=$((n + 1))
+	[ $n -gt 40 ] && break
+	sleep 0.25
+done
+wait "$writer"
 check_match "top shows a title with the interval" "^iotally top - .*interval 1s" "$screen"
 check_match "top has the table header with the heat strip" "^DEVICE +REGION .*HEAT" "$screen"
 check_eq "the hot region is the first row" "$region" \
