@@ -17,9 +17,9 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./report.sh
 . ./histogram.sh
 . ./export.sh
-. ./top.sh
 . ./errors.sh
 . ./stat.sh
+. ./top.sh
 
 delete_all_regions
 teardown_devices
