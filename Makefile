@@ -74,3 +74,9 @@ patches: tree
 
 clean:
 	rm -rf $(BUILD)
+
+# libiotally's iotally, its man page and bash completion (PREFIX, DESTDIR).
+.PHONY: install
+PREFIX ?= /usr/local
+install: tools
+	cmake --install $(BUILD)/tools --prefix $(PREFIX)

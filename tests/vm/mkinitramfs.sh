@@ -72,6 +72,11 @@ for t in /usr/share/terminfo/x/xterm /lib/terminfo/x/xterm /usr/share/terminfo/s
 	[[ -e $t ]] && install -D -m 0644 "$(readlink -f "$t")" "$root$t"
 done
 
+# tmux refuses to start without a UTF-8 locale.
+if [[ -d /usr/lib/locale/C.utf8 ]]; then
+	mkdir -p "$root/usr/lib/locale" && cp -a /usr/lib/locale/C.utf8 "$root/usr/lib/locale/"
+fi
+
 # Kernel modules: the wanted ones and their dependencies, decompressed.
 moddir=$root/lib/modules/$release
 mkdir -p "$moddir"

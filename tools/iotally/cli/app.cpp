@@ -94,17 +94,25 @@ int run(const std::vector<std::string>& args, Context& ctx) {
         out << sub->help();
     });
 
-    register_message(reg);
-    register_region(reg);
-    register_file(reg);
-    register_report(reg);
-    register_histogram(reg);
-    register_top(reg);
-    register_export(reg);
-    register_stat(reg);
-    register_tasks(reg);
+#define IOTALLY_COMMAND(name) register_##name(reg);
+#include "commands.inc"
+#undef IOTALLY_COMMAND
 
     try {
+        // CLI11 would only say that a subcommand is required.
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string& a = args[i];
+            if (a == "--debugfs") {
+                ++i;
+                continue;
+            }
+            if (a.empty() || a[0] == '-')
+                continue;
+            auto named = app.get_subcommands([&a](CLI::App* sub) { return sub->check_name(a); });
+            if (named.empty())
+                throw Error(ErrorKind::usage, "unknown command '" + a + "' (try 'iotally help')");
+            break;
+        }
         std::vector<std::string> reversed(args.rbegin(), args.rend());
         app.parse(reversed);
         for (auto& [sub, action] : actions) {

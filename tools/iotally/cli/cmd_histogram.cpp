@@ -82,10 +82,13 @@ void register_histogram(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
     r.add(sub, [a, &ctx, &json] {
+        std::optional<double> interval;
+        if (!a->interval.empty())
+            interval = parse_interval_s(a->interval);
         Snapshotter snapshotter(ctx.layer(), ctx.clock);
         Histogram h = histogram_of(snapshotter.take({a->device}), *a);
-        if (!a->interval.empty()) {
-            ctx.sleep(parse_interval_s(a->interval));
+        if (interval) {
+            ctx.sleep(*interval);
             Histogram later = histogram_of(snapshotter.take({a->device}), *a);
             h = histogram_delta(later, &h);
         }

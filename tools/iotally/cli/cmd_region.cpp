@@ -74,25 +74,38 @@ void do_create(Context& ctx, bool json, const CreateArgs& a) {
     req.histogram = bounds;
     req.program_id = a.program_id;
     req.aux_data = a.aux;
+    std::optional<SectorRange> range;
     if (!a.start.empty() || !a.length.empty()) {
-        SectorRange range;
-        range.start = a.start.empty() ? 0 : parse_sectors(a.start);
-        if (a.length.empty()) {
-            auto size = ctx.layer().device(a.device).size_sectors;
-            if (range.start >= size)
-                throw Error(ErrorKind::usage,
-                            fmt::format("--start {} is beyond the end of {} ({} sectors)", a.start,
-                                        a.device, size));
-            range.length = size - range.start;
-        } else {
-            range.length = parse_sectors(a.length);
-        }
-        req.range = range;
+        range = SectorRange{a.start.empty() ? 0 : parse_sectors(a.start),
+                            a.length.empty() ? 0 : parse_sectors(a.length)};
+        if (!a.length.empty() && range->length == 0)
+            throw Error(ErrorKind::usage, "--length must be greater than zero");
     }
     if (a.areas)
         req.step = AreaCount{a.areas};
     else if (!a.area_size.empty())
         req.step = AreaSize{parse_sectors(a.area_size)};
+    // Everything the user gave is checked before the kernel is asked.
+    req.range =
+        range ? std::optional(SectorRange{range->start, std::max<std::uint64_t>(range->length, 1)})
+              : std::nullopt;
+    validate(req);
+    if (range) {
+        // The kernel accepts a region past the end of the device (it would
+        // never count anything there): refuse it.
+        const std::uint64_t size = ctx.layer().device(a.device).size_sectors;
+        if (range->start >= size)
+            throw Error(ErrorKind::usage,
+                        fmt::format("--start {} is beyond the end of {} ({} sectors)", a.start,
+                                    a.device, size));
+        if (a.length.empty())
+            range->length = size - range->start;
+        else if (range->length > size - range->start)
+            throw Error(ErrorKind::usage,
+                        fmt::format("--start {} --length {} goes beyond the end of {} ({} sectors)",
+                                    a.start.empty() ? "0" : a.start, a.length, a.device, size));
+        req.range = range;
+    }
     StatsClient client(ctx.layer(), a.device);
     std::uint64_t id = client.create(req);
     if (json)

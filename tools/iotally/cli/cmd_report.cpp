@@ -50,13 +50,6 @@ std::vector<const MetricField*> resolve_fields(const std::string& list) {
     return out;
 }
 
-bool is_integer_field(std::string_view name) {
-    static constexpr std::string_view integers[] = {"bytes",    "r_bytes",  "w_bytes",  "ios",
-                                                    "r_ios",    "w_ios",    "blocks",   "r_blocks",
-                                                    "w_blocks", "r_merges", "w_merges", "queue"};
-    return std::find(std::begin(integers), std::end(integers), name) != std::end(integers);
-}
-
 std::string region_label(const ReportRow& row) {
     std::string s = row.region ? std::to_string(*row.region) : "-";
     if (row.stats.counters_reset)
@@ -145,7 +138,12 @@ class Reporter {
             nlohmann::json fields = nlohmann::json::object();
             for (const auto& f : metric_fields()) {
                 auto v = f.get(r.stats);
-                fields[std::string(f.name)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+                if (!v)
+                    fields[std::string(f.name)] = nullptr;
+                else if (f.integer)
+                    fields[std::string(f.name)] = static_cast<std::uint64_t>(*v);
+                else
+                    fields[std::string(f.name)] = *v;
             }
             auto opt = [](const std::optional<std::uint64_t>& v) {
                 return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -161,6 +159,8 @@ class Reporter {
                                 {"program_id", r.program_id},
                                 {"new", r.is_new},
                                 {"counters_reset", r.stats.counters_reset},
+                                {"elapsed_s", r.elapsed_s ? nlohmann::json(*r.elapsed_s)
+                                                          : nlohmann::json(nullptr)},
                                 {"metrics", fields}});
         }
         *ctx_.out << nlohmann::json{{"sample", sample},
@@ -197,7 +197,10 @@ class Reporter {
                                        r.stats.counters_reset ? "1" : "0"};
             for (auto* f : fields_) {
                 auto v = f->get(r.stats);
-                c.push_back(v ? fmt::format("{}", *v) : "");
+                if (!v)
+                    c.emplace_back();
+                else
+                    c.push_back(f->integer ? fmt::format("{:.0f}", *v) : fmt::format("{}", *v));
             }
             *ctx_.out << fmt::format("{}\n", fmt::join(c, ","));
         }
@@ -241,7 +244,7 @@ class Reporter {
                     break;
             }
             for (auto* f : fields_)
-                c.push_back(format_value(f->get(r.stats), is_integer_field(f->name)));
+                c.push_back(format_value(f->get(r.stats), f->integer));
             t.add(std::move(c));
         }
         if (sample)

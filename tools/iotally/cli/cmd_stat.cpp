@@ -25,24 +25,65 @@ void require_statistic(const StatFs& fs, const std::string& iface, const std::st
         throw Error(ErrorKind::usage, fmt::format("{}: no statistic named '{}'", iface, name));
 }
 
+nlohmann::json to_json(const StatValue& v) {
+    switch (v.kind) {
+        case StatValue::Kind::integer:
+            return v.integer;
+        case StatValue::Kind::decimal:
+            return v.decimal;
+        case StatValue::Kind::text:
+            break;
+    }
+    return v.text;
+}
+
+const StatDefinition& definition_of(const std::vector<StatDefinition>& defs,
+                                    const std::string& iface, const std::string& name) {
+    for (const auto& d : defs)
+        if (d.name == name)
+            return d;
+    throw Error(ErrorKind::parse,
+                fmt::format("{}: data for '{}', which the definition file does not list", iface,
+                            name.substr(0, 80)));
+}
+
+// The definitions, then each statistic's data decoded by its type: a table
+// per statistic, or JSON {"interface", "statistics": [{name, type, attributes,
+// columns, data: [{column: value}]}]}.
 void show(Context& ctx, bool json, const std::string& iface) {
     StatFs fs = statfs(ctx);
     auto defs = parse_definitions(fs.read_definition(iface));
     auto data = parse_data(fs.read_data(iface));
+    std::vector<std::vector<const StatDataLine*>> lines_of(defs.size());
+    for (const auto& line : data) {
+        const StatDefinition& d = definition_of(defs, iface, line.name);
+        lines_of[static_cast<std::size_t>(&d - defs.data())].push_back(&line);
+    }
     if (json) {
-        nlohmann::json jd = nlohmann::json::array();
-        for (const auto& d : defs) {
+        nlohmann::json stats = nlohmann::json::array();
+        for (std::size_t i = 0; i < defs.size(); ++i) {
+            const auto& d = defs[i];
             nlohmann::json attrs = nlohmann::json::object();
             for (const auto& [k, v] : d.attributes)
                 attrs[k] = v;
-            jd.push_back({{"name", d.name}, {"attributes", attrs}});
+            auto columns =
+                stat_data_columns(d.get("type").value_or(""), d.get("mode").value_or("increments"));
+            nlohmann::json rows = nlohmann::json::array();
+            for (const auto* line : lines_of[i]) {
+                auto values = decode_stat_line(*line, d);
+                nlohmann::json row = nlohmann::json::object();
+                for (std::size_t c = 0; c < columns.size(); ++c)
+                    row[std::string(columns[c])] = to_json(values[c]);
+                rows.push_back(std::move(row));
+            }
+            stats.push_back({{"name", d.name},
+                             {"type", d.get("type").value_or("")},
+                             {"on", d.get("on") == "1"},
+                             {"attributes", attrs},
+                             {"columns", columns},
+                             {"data", rows}});
         }
-        nlohmann::json jdata = nlohmann::json::object();
-        for (const auto& line : data)
-            jdata[line.name].push_back(line.fields);
-        *ctx.out
-            << nlohmann::json{{"interface", iface}, {"definitions", jd}, {"data", jdata}}.dump()
-            << "\n";
+        *ctx.out << nlohmann::json{{"interface", iface}, {"statistics", stats}}.dump() << "\n";
         return;
     }
     Table t({"<NAME", "<TYPE", "<ON", "<ATTRIBUTES"});
@@ -54,11 +95,22 @@ void show(Context& ctx, bool json, const std::string& iface) {
         t.add({d.name, d.get("type").value_or("-"), d.get("on").value_or("-"),
                fmt::format("{}", fmt::join(rest, " "))});
     }
-    *ctx.out << t.render() << "\n";
-    Table dt({"<NAME", "<DATA"});
-    for (const auto& line : data)
-        dt.add({line.name, fmt::format("{}", fmt::join(line.fields, " "))});
-    *ctx.out << dt.render();
+    *ctx.out << t.render();
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+        const auto& d = defs[i];
+        auto columns =
+            stat_data_columns(d.get("type").value_or(""), d.get("mode").value_or("increments"));
+        std::vector<std::string> headers;
+        for (auto c : columns)
+            headers.push_back(c == "bucket" || c == "time" ? fmt::format("<{}", c)
+                                                           : std::string(c));
+        Table dt(headers);
+        for (const auto* line : lines_of[i]) {
+            decode_stat_line(*line, d);  // checks the shape
+            dt.add(line->fields);
+        }
+        *ctx.out << fmt::format("\n{} ({})\n", d.name, d.get("type").value_or("-")) << dt.render();
+    }
 }
 
 }  // namespace

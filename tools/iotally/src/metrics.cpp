@@ -118,25 +118,30 @@ namespace {
     MetricField {                                                                             \
         name, header, desc, [](const Statistics& s) -> std::optional<double> { return expr; } \
     }
+#define COUNT(name, header, desc, expr)                                                        \
+    MetricField {                                                                              \
+        name, header, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, \
+            true                                                                               \
+    }
 
 constexpr auto fields = std::to_array<MetricField>({
-    FIELD("bytes", "bytes", "bytes transferred", opt(s.total_bytes)),
-    FIELD("r_bytes", "r_bytes", "bytes read", opt(s.total_bytes_read)),
-    FIELD("w_bytes", "w_bytes", "bytes written", opt(s.total_bytes_write)),
-    FIELD("bytes_free", "f_bytes", "bytes freed (not known to dm-stats)",
+    COUNT("bytes", "bytes", "bytes transferred", opt(s.total_bytes)),
+    COUNT("r_bytes", "r_bytes", "bytes read", opt(s.total_bytes_read)),
+    COUNT("w_bytes", "w_bytes", "bytes written", opt(s.total_bytes_write)),
+    COUNT("bytes_free", "f_bytes", "bytes freed (not known to dm-stats)",
           s.total_bytes_free ? opt(*s.total_bytes_free) : std::nullopt),
-    FIELD("ios", "ios", "transfers completed", opt(s.total_transfers)),
-    FIELD("r_ios", "r_ios", "reads completed", opt(s.total_transfers_read)),
-    FIELD("w_ios", "w_ios", "writes completed", opt(s.total_transfers_write)),
-    FIELD("ios_other", "o_ios", "other transfers (not known to dm-stats)",
+    COUNT("ios", "ios", "transfers completed", opt(s.total_transfers)),
+    COUNT("r_ios", "r_ios", "reads completed", opt(s.total_transfers_read)),
+    COUNT("w_ios", "w_ios", "writes completed", opt(s.total_transfers_write)),
+    COUNT("ios_other", "o_ios", "other transfers (not known to dm-stats)",
           s.total_transfers_other ? opt(*s.total_transfers_other) : std::nullopt),
-    FIELD("ios_free", "f_ios", "free transfers (not known to dm-stats)",
+    COUNT("ios_free", "f_ios", "free transfers (not known to dm-stats)",
           s.total_transfers_free ? opt(*s.total_transfers_free) : std::nullopt),
-    FIELD("blocks", "blocks", "512-byte blocks transferred", opt(s.total_blocks)),
-    FIELD("r_blocks", "r_blocks", "512-byte blocks read", opt(s.total_blocks_read)),
-    FIELD("w_blocks", "w_blocks", "512-byte blocks written", opt(s.total_blocks_write)),
-    FIELD("r_merges", "r_merges", "reads merged", opt(s.total_merges_read)),
-    FIELD("w_merges", "w_merges", "writes merged", opt(s.total_merges_write)),
+    COUNT("blocks", "blocks", "512-byte blocks transferred", opt(s.total_blocks)),
+    COUNT("r_blocks", "r_blocks", "512-byte blocks read", opt(s.total_blocks_read)),
+    COUNT("w_blocks", "w_blocks", "512-byte blocks written", opt(s.total_blocks_write)),
+    COUNT("r_merges", "r_merges", "reads merged", opt(s.total_merges_read)),
+    COUNT("w_merges", "w_merges", "writes merged", opt(s.total_merges_write)),
     FIELD("kbpt", "KB/t", "KiB per transfer", s.kb_per_transfer),
     FIELD("r_kbpt", "rKB/t", "KiB per read", s.kb_per_transfer_read),
     FIELD("w_kbpt", "wKB/t", "KiB per write", s.kb_per_transfer_write),
@@ -161,11 +166,12 @@ constexpr auto fields = std::to_array<MetricField>({
     FIELD("busy", "%busy", "percent of time with I/O in flight", s.busy_pct),
     FIELD("r_busy", "%rbusy", "percent of time with reads in flight", s.busy_pct_read),
     FIELD("w_busy", "%wbusy", "percent of time with writes in flight", s.busy_pct_write),
-    FIELD("queue", "qlen", "I/Os in flight now", opt(s.queue_length)),
+    COUNT("queue", "qlen", "I/Os in flight now", opt(s.queue_length)),
     FIELD("aqu_sz", "aqu-sz", "average number of I/Os in flight", s.average_queue_size),
 });
 
 #undef FIELD
+#undef COUNT
 
 }  // namespace
 

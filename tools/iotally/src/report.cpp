@@ -78,6 +78,7 @@ struct Sum {
 
     void finish(ReportRow& row, bool have_previous, std::optional<double> elapsed) const {
         row.stats = compute_statistics(cur, have_previous ? &prev : nullptr, elapsed);
+        row.elapsed_s = have_previous ? elapsed : std::nullopt;
         row.is_new = have_previous && any_new;
         if (hist_ok && !hist_cur.counts.empty())
             row.histogram = histogram_delta(hist_cur, have_previous ? &hist_prev : nullptr);

@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -190,6 +191,115 @@ std::vector<StatDataLine> parse_data(std::string_view text) {
     return out;
 }
 
+std::vector<std::string_view> stat_data_columns(std::string_view type, std::string_view mode) {
+    if (type == "value")
+        return {"total"};
+    if (type == "range")
+        return {"count", "min", "avg", "max"};
+    if (type == "array")
+        return {"bucket", "count"};
+    if (type == "list")
+        return {"x", "count"};
+    if (type == "history")
+        return mode == "range" ? std::vector<std::string_view>{"time", "count", "min", "avg", "max"}
+                               : std::vector<std::string_view>{"time", "total"};
+    if (type == "raw")
+        return {"time", "serial", "x", "y"};
+    throw Error(ErrorKind::parse, fmt::format("unknown statistic type '{}'", type.substr(0, 40)));
+}
+
+namespace {
+
+bool parse_signed(std::string_view v, int base, long long& out) {
+    bool neg = !v.empty() && v[0] == '-';
+    if (neg)
+        v.remove_prefix(1);
+    if (base == 16) {
+        if (v.size() < 3 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X'))
+            return false;
+        v.remove_prefix(2);
+    }
+    std::uint64_t mag = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), mag, base);
+    if (v.empty() || ec != std::errc{} || p != v.data() + v.size())
+        return false;
+    constexpr std::uint64_t max = static_cast<std::uint64_t>(INT64_MAX);
+    if (mag > max + (neg ? 1 : 0))
+        return false;
+    out = neg ? static_cast<long long>(0 - mag) : static_cast<long long>(mag);
+    return true;
+}
+
+bool parse_decimal(std::string_view v, double& out) {
+    // Digits, one point, digits: the kernel's "%llu.%03llu" and "%llu.%06u".
+    std::string_view body = v;
+    if (!body.empty() && body[0] == '-')
+        body.remove_prefix(1);
+    auto dot = body.find('.');
+    if (body.empty() || dot == std::string_view::npos || dot == 0 || dot + 1 == body.size() ||
+        body.find_first_not_of("0123456789.") != std::string_view::npos ||
+        body.find('.', dot + 1) != std::string_view::npos)
+        return false;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc{} && p == v.data() + v.size();
+}
+
+[[noreturn]] void bad_field(std::string_view column, std::string_view field) {
+    throw Error(ErrorKind::parse, fmt::format("statistics data: '{}' is not a valid {}",
+                                              field.substr(0, 40), column));
+}
+
+}  // namespace
+
+StatValue decode_stat_field(std::string_view column, std::string_view field) {
+    StatValue v;
+    if (column == "time") {
+        if (field.size() < 3 || field.front() != '[' || field.back() != ']' ||
+            !parse_decimal(field.substr(1, field.size() - 2), v.decimal) || v.decimal < 0)
+            bad_field(column, field);
+        v.kind = StatValue::Kind::decimal;
+        return v;
+    }
+    if (column == "bucket") {
+        std::string_view bound = field.starts_with("<=")  ? field.substr(2)
+                                 : field.starts_with(">") ? field.substr(1)
+                                                          : std::string_view();
+        long long ignored = 0;
+        if (!parse_signed(bound, 10, ignored))
+            bad_field(column, field);
+        v.text = std::string(field);
+        return v;
+    }
+    if (column == "avg") {
+        if (!parse_decimal(field, v.decimal))
+            bad_field(column, field);
+        v.kind = StatValue::Kind::decimal;
+        return v;
+    }
+    const bool is_signed = column == "min" || column == "max" || column == "x";
+    if (!parse_signed(field, column == "x" && field.find("0x") != std::string_view::npos ? 16 : 10,
+                      v.integer) ||
+        (!is_signed && field.starts_with("-")))
+        bad_field(column, field);
+    v.kind = StatValue::Kind::integer;
+    return v;
+}
+
+std::vector<StatValue> decode_stat_line(const StatDataLine& line, const StatDefinition& def) {
+    auto columns =
+        stat_data_columns(def.get("type").value_or(""), def.get("mode").value_or("increments"));
+    if (line.fields.size() != columns.size())
+        throw Error(
+            ErrorKind::parse,
+            fmt::format("statistics data: {} has {} fields, a {} statistic has {}", line.name,
+                        line.fields.size(), def.get("type").value_or("?"), columns.size()));
+    std::vector<StatValue> out;
+    out.reserve(columns.size());
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        out.push_back(decode_stat_field(columns[i], line.fields[i]));
+    return out;
+}
+
 std::string build_definition_write(const std::optional<std::string>& name,
                                    const std::vector<std::pair<std::string, std::string>>& attrs) {
     std::string line;
@@ -201,9 +311,12 @@ std::string build_definition_write(const std::optional<std::string>& name,
     }
     if (attrs.empty())
         throw Error(ErrorKind::usage, "nothing to set: give at least one key=value");
-    for (const auto& [key, value] : attrs) {
+    for (const auto& attr : attrs) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::string& key = attr.first;
+        const std::string& value = attr.second;
         auto rule = std::find_if(rules.begin(), rules.end(),
-                                 [&](const AttrRule& r) { return r.key == key; });
+                                 [&key](const AttrRule& r) { return r.key == key; });
         if (rule == rules.end())
             throw Error(ErrorKind::usage, fmt::format("unknown attribute '{}'", key));
         if (!rule->changeable)

@@ -232,7 +232,11 @@ TEST_F(Cli, ReportRatesNeverClearAndTwoReadersAgree) {
         std::string line;
         int n = 0;
         while (std::getline(lines, line)) {
-            auto m = nlohmann::json::parse(line)["rows"][0]["metrics"];
+            auto row = nlohmann::json::parse(line)["rows"][0];
+            EXPECT_EQ(row["elapsed_s"], 2.0);  // the clock between the two snapshots
+            auto m = row["metrics"];
+            EXPECT_EQ(m["r_ios"], 100);  // a count: an integer in JSON
+            EXPECT_TRUE(m["r_ios"].is_number_unsigned());
             EXPECT_EQ(m["r_tps"], 50.0);        // 100 / 2 s
             EXPECT_EQ(m["rrqm"], 10.0);         // 20 / 2 s
             EXPECT_EQ(m["r_mbps"], 0.1953125);  // 800 * 512 B = 0.390625 MiB / 2 s
@@ -333,8 +337,24 @@ TEST_F(Cli, StatCommands) {
     EXPECT_NE(out.find("array"), std::string::npos);
     ASSERT_EQ(run({"-j", "stat", "show", "dm-0"}), 0);
     auto j = nlohmann::json::parse(out);
-    EXPECT_EQ(j["data"]["latency"][0][1], "4");
-    EXPECT_EQ(j["definitions"][0]["attributes"]["scale"], "log2");
+    EXPECT_EQ(j["interface"], "dm-0");
+    ASSERT_EQ(j["statistics"].size(), 1u);
+    const auto& st = j["statistics"][0];
+    EXPECT_EQ(st["name"], "latency");
+    EXPECT_EQ(st["type"], "array");
+    EXPECT_EQ(st["on"], false);
+    EXPECT_EQ(st["attributes"]["scale"], "log2");
+    EXPECT_EQ(st["columns"], nlohmann::json({"bucket", "count"}));
+    EXPECT_EQ(st["data"], nlohmann::json::parse(
+                              R"([{"bucket":"<=1","count":4},{"bucket":">1024","count":0}])"));
+    // Data of a statistic the definition file does not list, or in the wrong shape.
+    dir.write("statistics/dm-0/data", "latency <=1 4\nghost 3\n");
+    EXPECT_EQ(run({"stat", "show", "dm-0"}), 7);
+    EXPECT_TRUE(one_line(err)) << err;
+    dir.write("statistics/dm-0/data", "latency 4\n");
+    EXPECT_EQ(run({"-j", "stat", "show", "dm-0"}), 7);
+    EXPECT_TRUE(one_line(err)) << err;
+    dir.write("statistics/dm-0/data", "latency <=1 4\nlatency >1024 0\n");
 
     ASSERT_EQ(run({"stat", "on", "dm-0", "latency"}), 0) << err;
     EXPECT_EQ(first_line(dir.path() + "/statistics/dm-0/definition"), "name=latency on=1\n");

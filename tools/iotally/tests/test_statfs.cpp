@@ -41,6 +41,103 @@ TEST(StatFs, ParseData) {
     EXPECT_EQ(lines[2].fields.size(), 4u);
 }
 
+TEST(StatFs, DataColumns) {
+    using C = std::vector<std::string_view>;
+    EXPECT_EQ(stat_data_columns("value", "products"), C({"total"}));
+    EXPECT_EQ(stat_data_columns("range", ""), C({"count", "min", "avg", "max"}));
+    EXPECT_EQ(stat_data_columns("array", ""), C({"bucket", "count"}));
+    EXPECT_EQ(stat_data_columns("list", ""), C({"x", "count"}));
+    EXPECT_EQ(stat_data_columns("history", "increments"), C({"time", "total"}));
+    EXPECT_EQ(stat_data_columns("history", "range"), C({"time", "count", "min", "avg", "max"}));
+    EXPECT_EQ(stat_data_columns("raw", ""), C({"time", "serial", "x", "y"}));
+    EXPECT_THROW(stat_data_columns("pie", ""), Error);
+}
+
+// The sample output of statistics-infrastructure.txt, decoded by type.
+TEST(StatFs, DecodeData) {
+    auto def = [](const char* text) { return parse_definitions(text).at(0); };
+    auto line = [](const char* text) { return parse_data(text).at(0); };
+    using K = StatValue::Kind;
+
+    auto v = decode_stat_line(line("occurrence_erp 57"), def("name=occurrence_erp type=value"));
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].kind, K::integer);
+    EXPECT_EQ(v[0].integer, 57);
+
+    v = decode_stat_line(line("util_qdio_inb 118706 1 1.017 31"),
+                         def("name=util_qdio_inb type=range"));
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_EQ(v[0].integer, 118706);
+    EXPECT_EQ(v[1].integer, 1);
+    EXPECT_EQ(v[2].kind, K::decimal);
+    EXPECT_DOUBLE_EQ(v[2].decimal, 1.017);
+    EXPECT_EQ(v[3].integer, 31);
+    // A range of negative X values: min, avg and max are signed.
+    v = decode_stat_line(line("t 2 -5 -2.500 0"), def("name=t type=range"));
+    EXPECT_EQ(v[1].integer, -5);
+    EXPECT_DOUBLE_EQ(v[2].decimal, -2.5);
+
+    v = decode_stat_line(line("util_qdio_outb [3097394.211992] 865 1 1.052 5"),
+                         def("name=util_qdio_outb type=history mode=range"));
+    ASSERT_EQ(v.size(), 5u);
+    EXPECT_EQ(v[0].kind, K::decimal);
+    EXPECT_DOUBLE_EQ(v[0].decimal, 3097394.211992);
+    EXPECT_EQ(v[1].integer, 865);
+    v = decode_stat_line(line("bytes [12.000001] 4096"),
+                         def("name=bytes type=history mode=products"));
+    EXPECT_DOUBLE_EQ(v[0].decimal, 12.000001);
+    EXPECT_EQ(v[1].integer, 4096);
+
+    v = decode_stat_line(line("request_sizes_scsi_read 0x1000 44163"),
+                         def("name=request_sizes_scsi_read type=list"));
+    EXPECT_EQ(v[0].integer, 4096);
+    EXPECT_EQ(v[1].integer, 44163);
+    v = decode_stat_line(line("l -0x10 2"), def("name=l type=list"));
+    EXPECT_EQ(v[0].integer, -16);
+
+    v = decode_stat_line(line("latencies_scsi_write <=16 2555"),
+                         def("name=latencies_scsi_write type=array"));
+    EXPECT_EQ(v[0].kind, K::text);
+    EXPECT_EQ(v[0].text, "<=16");
+    EXPECT_EQ(v[1].integer, 2555);
+    v = decode_stat_line(line("a >1024 1637"), def("name=a type=array"));
+    EXPECT_EQ(v[0].text, ">1024");
+    v = decode_stat_line(line("a <=-4 1"), def("name=a type=array"));
+    EXPECT_EQ(v[0].text, "<=-4");
+
+    v = decode_stat_line(line("r [5.000100] 7 -3 9"), def("name=r type=raw"));
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_DOUBLE_EQ(v[0].decimal, 5.0001);
+    EXPECT_EQ(v[1].integer, 7);
+    EXPECT_EQ(v[2].integer, -3);
+    EXPECT_EQ(v[3].integer, 9);
+
+    auto parse_error = [](auto f) {
+        try {
+            f();
+        } catch (const Error& e) {
+            return e.kind() == ErrorKind::parse;
+        }
+        return false;
+    };
+    // Wrong field counts, and fields that are not what the type prints.
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("v 1 2"), def("name=v type=value")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("v -1"), def("name=v type=value")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("v 1x"), def("name=v type=value")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("a =<4 1"), def("name=a type=array")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("a <=x 1"), def("name=a type=array")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("l 0x 1"), def("name=l type=list")); }));
+    EXPECT_TRUE(
+        parse_error([&] { decode_stat_line(line("h 12.5 1"), def("name=h type=history")); }));
+    EXPECT_TRUE(
+        parse_error([&] { decode_stat_line(line("h [12.] 1"), def("name=h type=history")); }));
+    EXPECT_TRUE(
+        parse_error([&] { decode_stat_line(line("r 1 2 1.x 3"), def("name=r type=range")); }));
+    EXPECT_TRUE(parse_error(
+        [&] { decode_stat_line(line("v 9223372036854775808"), def("name=v type=value")); }));
+    EXPECT_TRUE(parse_error([&] { decode_stat_line(line("v 1"), def("name=v type=pie")); }));
+}
+
 TEST(StatFs, BuildWrites) {
     EXPECT_EQ(build_definition_write("foo", {{"on", "1"}}), "name=foo on=1\n");
     EXPECT_EQ(build_definition_write(std::nullopt, {{"data", "reset"}}), "data=reset\n");

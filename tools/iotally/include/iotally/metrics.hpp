@@ -56,6 +56,7 @@ struct MetricField {
     std::string_view header;
     std::string_view description;
     std::optional<double> (*get)(const Statistics&);
+    bool integer = false;  // a count: printed without decimals, an integer in JSON
 };
 std::span<const MetricField> metric_fields();
 const MetricField* find_metric_field(std::string_view name);

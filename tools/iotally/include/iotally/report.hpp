@@ -29,6 +29,9 @@ struct ReportRow {
     std::uint64_t length = 0;  // sectors (a device/group row spans its regions)
     std::string program_id;
     Statistics stats;
+    // The time the rates are over: between the two snapshots of the device,
+    // as measured (absent without a previous snapshot).
+    std::optional<double> elapsed_s;
     Histogram histogram;  // delta; empty bounds without a histogram
     // Appeared since the previous snapshot: counted from zero, which is exact
     // because all of its I/O happened after that snapshot.

@@ -30,6 +30,30 @@ struct StatDataLine {
 };
 std::vector<StatDataLine> parse_data(std::string_view text);
 
+// The meaning of a data line's fields, by the statistic's type (and mode, for
+// history), as statistics-infrastructure.txt lays them out:
+//   value    total                 range    count min avg max
+//   array    bucket count          list     x count
+//   history  time total            history (mode=range)  time count min avg max
+//   raw      time serial x y
+// Throws Error(parse) for a type it does not know.
+std::vector<std::string_view> stat_data_columns(std::string_view type, std::string_view mode);
+
+// One field as a typed value: integers (also the list's hex X values, e.g.
+// "-0x10" is -16), decimals, printk times "[12.345678]" as seconds, and
+// array buckets ("<=4", ">1024") kept as text.
+struct StatValue {
+    enum class Kind { integer, decimal, text } kind = Kind::text;
+    long long integer = 0;
+    double decimal = 0;
+    std::string text;
+};
+StatValue decode_stat_field(std::string_view column, std::string_view field);
+
+// A data line decoded against its statistic's definition: one value per
+// column. Throws Error(parse) if the line does not have the type's shape.
+std::vector<StatValue> decode_stat_line(const StatDataLine& line, const StatDefinition& def);
+
 // A write to a definition file: "[name=N] key=value ...". Validates keys
 // against the documented changeable attributes and values against their
 // types. Throws Error(usage).
