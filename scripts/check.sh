@@ -102,7 +102,7 @@ suites_for() {
 	for d in tests/selftests/*/; do
 		s=$(basename "$d")
 		[[ -f $d/run.sh ]] || continue
-		if [[ -f $d/kernels ]] && ! grep -qwE "$1" "$d/kernels"; then
+		if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qwE "$1"; then
 			continue
 		fi
 		printf -- '--suite %s ' "$s"
