@@ -124,7 +124,8 @@ void print_record_table(std::ostream& out, const TaskRecord& r) {
 
 // One line per exit record, stable columns for scripts.
 std::string record_line(const TaskRecord& r) {
-    std::string comm = r.stats ? r.stats->comm : "-";
+    // A tgid record of an exit message has no command name: keep the column.
+    std::string comm = r.stats && !r.stats->comm.empty() ? r.stats->comm : "-";
     if (!r.io)
         return fmt::format("{} {} {} -", r.tgid ? "tgid" : "pid", r.id, comm);
     const auto& io = *r.io;
