@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // iotally tasks: per-task and per-process block I/O from taskstats.
 #include <dirent.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -12,7 +13,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -68,17 +68,19 @@ nlohmann::json io_json(const TaskIo& io) {
     nlohmann::json ops = nlohmann::json::object();
     for (int op = 0; op < TaskIo::nr_ops; op++)
         ops[op_name(static_cast<TaskIo::Op>(op))] = {{"ops", io.ops[op]},
-                                                      {"sectors", io.sectors[op]}};
+                                                     {"sectors", io.sectors[op]}};
     nlohmann::json hist = nlohmann::json::array();
     for (std::size_t b = 0; b < io.wait_hist.size(); b++)
         if (io.wait_hist[b])
-            hist.push_back({{"bucket", b}, {"low_ns", io.bucket_low_ns(b)}, {"count", io.wait_hist[b]}});
+            hist.push_back(
+                {{"bucket", b}, {"low_ns", io.bucket_low_ns(b)}, {"count", io.wait_hist[b]}});
     return {{"version", io.version},
             {"ops", ops},
-            {"wait", {{"count", io.wait_count},
-                      {"total_ns", io.wait_total_ns},
-                      {"max_ns", io.wait_max_ns},
-                      {"histogram", hist}}}};
+            {"wait",
+             {{"count", io.wait_count},
+              {"total_ns", io.wait_total_ns},
+              {"max_ns", io.wait_max_ns},
+              {"histogram", hist}}}};
 }
 
 std::string hist_text(const TaskIo& io) {
@@ -99,8 +101,8 @@ void print_record_table(std::ostream& out, const TaskRecord& r) {
         t.add({"utime_us", std::to_string(s.utime_us)});
         t.add({"stime_us", std::to_string(s.stime_us)});
         t.add({"cpu", fmt::format("count {} delay_ns {}", s.cpu_count, s.cpu_delay_total_ns)});
-        t.add({"blkio_delay", fmt::format("count {} delay_ns {}", s.blkio_count,
-                                          s.blkio_delay_total_ns)});
+        t.add({"blkio_delay",
+               fmt::format("count {} delay_ns {}", s.blkio_count, s.blkio_delay_total_ns)});
         t.add({"read_bytes", std::to_string(s.read_bytes)});
         t.add({"write_bytes", std::to_string(s.write_bytes)});
         t.add({"read_char", std::to_string(s.read_char)});
@@ -129,11 +131,12 @@ std::string record_line(const TaskRecord& r) {
     if (!r.io)
         return fmt::format("{} {} {} -", r.tgid ? "tgid" : "pid", r.id, comm);
     const auto& io = *r.io;
-    return fmt::format("{} {} {} read {} {} write {} {} discard {} {} flush {} wait {} {} {} hist {}",
-                       r.tgid ? "tgid" : "pid", r.id, comm, io.ops[TaskIo::read],
-                       io.sectors[TaskIo::read], io.ops[TaskIo::write], io.sectors[TaskIo::write],
-                       io.ops[TaskIo::discard], io.sectors[TaskIo::discard], io.ops[TaskIo::flush],
-                       io.wait_count, io.wait_total_ns, io.wait_max_ns, hist_text(io));
+    return fmt::format(
+        "{} {} {} read {} {} write {} {} discard {} {} flush {} wait {} {} {} hist {}",
+        r.tgid ? "tgid" : "pid", r.id, comm, io.ops[TaskIo::read], io.sectors[TaskIo::read],
+        io.ops[TaskIo::write], io.sectors[TaskIo::write], io.ops[TaskIo::discard],
+        io.sectors[TaskIo::discard], io.ops[TaskIo::flush], io.wait_count, io.wait_total_ns,
+        io.wait_max_ns, hist_text(io));
 }
 
 std::uint32_t parse_id(const std::string& text, const char* what) {
@@ -349,9 +352,8 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     auto key = [&](const TopRow& r) {
         return by == "wait" ? r.wait_ns : by == "ops" ? r.ops : r.read_bytes + r.write_bytes;
     };
-    std::stable_sort(rows.begin(), rows.end(), [&](const TopRow& a, const TopRow& b) {
-        return key(a) > key(b);
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const TopRow& a, const TopRow& b) { return key(a) > key(b); });
     if (rows.size() > limit)
         rows.resize(limit);
     if (json) {
@@ -398,9 +400,10 @@ void register_tasks(Registry& r) {
     auto by = std::make_shared<std::string>("bytes");
     auto limit = std::make_shared<std::size_t>(10);
     auto* p = sub->add_option("-p,--pid", *pid, "Statistics of one task");
-    auto* t = sub->add_option("-t,--tgid", *tgid, "Statistics of one process, exited threads included");
-    auto* m = sub->add_option("-m,--cpumask", lo->cpumask,
-                              "Listen for exits on these CPUs (e.g. 0-3,7)");
+    auto* t =
+        sub->add_option("-t,--tgid", *tgid, "Statistics of one process, exited threads included");
+    auto* m =
+        sub->add_option("-m,--cpumask", lo->cpumask, "Listen for exits on these CPUs (e.g. 0-3,7)");
     auto* top_flag = sub->add_flag("--top", *top_on, "Tasks doing the most I/O over an interval");
     p->excludes(t)->excludes(m)->excludes(top_flag);
     t->excludes(m)->excludes(top_flag);

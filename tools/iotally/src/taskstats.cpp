@@ -2,6 +2,7 @@
 // Taskstats over generic netlink with libnl-genl-3.
 #include "iotally/taskstats.hpp"
 
+#include <fmt/format.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
@@ -14,7 +15,6 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <fmt/format.h>
 #include <type_traits>
 
 #include "iotally/error.hpp"
@@ -63,16 +63,16 @@ std::uint64_t TaskIo::bucket_low_ns(std::size_t b) const {
 
 const char* op_name(TaskIo::Op op) {
     switch (op) {
-    case TaskIo::read:
-        return "read";
-    case TaskIo::write:
-        return "write";
-    case TaskIo::discard:
-        return "discard";
-    case TaskIo::flush:
-        return "flush";
-    default:
-        return "?";
+        case TaskIo::read:
+            return "read";
+        case TaskIo::write:
+            return "write";
+        case TaskIo::discard:
+            return "discard";
+        case TaskIo::flush:
+            return "flush";
+        default:
+            return "?";
     }
 }
 
@@ -80,7 +80,8 @@ TaskstatsClassic parse_classic(const void* data, std::size_t len) {
     const auto* p = static_cast<const unsigned char*>(data);
     // Version 1 already ends after ac_stime; anything shorter is not taskstats.
     if (len < offsetof(struct taskstats, ac_minflt))
-        throw Error(ErrorKind::parse, fmt::format("taskstats payload of {} bytes is truncated", len));
+        throw Error(ErrorKind::parse,
+                    fmt::format("taskstats payload of {} bytes is truncated", len));
     TaskstatsClassic s;
     field(s.version, p, len, offsetof(struct taskstats, version));
     field(s.exitcode, p, len, offsetof(struct taskstats, ac_exitcode));
@@ -116,7 +117,8 @@ TaskstatsClassic parse_classic(const void* data, std::size_t len) {
 TaskIo parse_io(const void* data, std::size_t len) {
     const auto* p = static_cast<const unsigned char*>(data);
     if (len < io_header)
-        throw Error(ErrorKind::parse, fmt::format("taskstats_io payload of {} bytes is truncated", len));
+        throw Error(ErrorKind::parse,
+                    fmt::format("taskstats_io payload of {} bytes is truncated", len));
     TaskIo io;
     io.version = load_u16(p);
     unsigned nr_ops = load_u16(p + 2);
@@ -126,11 +128,12 @@ TaskIo parse_io(const void* data, std::size_t len) {
         throw Error(ErrorKind::parse, "taskstats_io version 0");
     if (len < io_v1_size)
         throw Error(ErrorKind::parse,
-                    fmt::format("taskstats_io v{} payload of {} bytes, v1 needs {}", io.version, len,
-                                io_v1_size));
+                    fmt::format("taskstats_io v{} payload of {} bytes, v1 needs {}", io.version,
+                                len, io_v1_size));
     if (nr_ops != TaskIo::nr_ops || nr_buckets != TaskIo::nr_buckets || io.hist_shift > 32)
-        throw Error(ErrorKind::parse, fmt::format("taskstats_io layout {} ops, {} buckets, shift {}",
-                                                  nr_ops, nr_buckets, io.hist_shift));
+        throw Error(ErrorKind::parse,
+                    fmt::format("taskstats_io layout {} ops, {} buckets, shift {}", nr_ops,
+                                nr_buckets, io.hist_shift));
     const unsigned char* q = p + io_header;
     for (auto& v : io.ops) {
         v = load_u64(q);
@@ -163,21 +166,21 @@ TaskRecord parse_aggr(const nlattr* nest, bool tgid) {
         const void* data = nla_data(a);
         auto len = static_cast<std::size_t>(nla_len(a));
         switch (nla_type(a)) {
-        case TASKSTATS_TYPE_PID:
-        case TASKSTATS_TYPE_TGID:
-            if (len < sizeof(std::uint32_t))
-                throw Error(ErrorKind::parse, "taskstats pid attribute is truncated");
-            std::memcpy(&rec.id, data, sizeof(rec.id));
-            have_id = true;
-            break;
-        case TASKSTATS_TYPE_STATS:
-            rec.stats = parse_classic(data, len);
-            break;
-        case taskstats_type_io:
-            rec.io = parse_io(data, len);
-            break;
-        default:  // TASKSTATS_TYPE_NULL padding, or newer attributes
-            break;
+            case TASKSTATS_TYPE_PID:
+            case TASKSTATS_TYPE_TGID:
+                if (len < sizeof(std::uint32_t))
+                    throw Error(ErrorKind::parse, "taskstats pid attribute is truncated");
+                std::memcpy(&rec.id, data, sizeof(rec.id));
+                have_id = true;
+                break;
+            case TASKSTATS_TYPE_STATS:
+                rec.stats = parse_classic(data, len);
+                break;
+            case taskstats_type_io:
+                rec.io = parse_io(data, len);
+                break;
+            default:  // TASKSTATS_TYPE_NULL padding, or newer attributes
+                break;
         }
     }
     if (rem != 0)
@@ -316,10 +319,11 @@ std::vector<unsigned> parse_cpulist(const std::string& text) {
     return cpus;
 }
 
-TaskRecord TaskstatsClient::query(int attr, std::uint32_t id) {
+// Reads replies until on_message(nlh) returns true. Interrupted reads are
+// retried; a receive-buffer overflow is counted, never hidden.
+template <typename OnMessage>
+void TaskstatsClient::await_reply(OnMessage on_message) {
     Impl& im = *impl_;
-    ++im.seq;
-    im.send(attr, &id, sizeof(id), false);
     for (;;) {
         ssize_t n = im.recv_once(0);
         if (n == -EINTR)
@@ -332,25 +336,37 @@ TaskRecord TaskstatsClient::query(int attr, std::uint32_t id) {
             throw_errno("recv", static_cast<int>(-n));
         auto* nlh = reinterpret_cast<nlmsghdr*>(im.buf.data());
         int len = static_cast<int>(n);
-        for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
-            if (nlh->nlmsg_seq != im.seq)
-                continue;
-            if (nlh->nlmsg_type == NLMSG_ERROR) {
-                const auto* e = static_cast<const nlmsgerr*>(nlmsg_data(nlh));
-                if (e->error != 0)
-                    throw_errno(fmt::format("{} {}", attr == TASKSTATS_CMD_ATTR_PID ? "pid" : "tgid",
-                                            id)
-                                    .c_str(),
-                                -e->error);
-                continue;
-            }
-            auto recs = parse_taskstats_message(nlh);
-            if (recs.size() != 1)
-                throw Error(ErrorKind::parse,
-                            fmt::format("taskstats reply carries {} records", recs.size()));
-            return recs.front();
-        }
+        for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len))
+            if (on_message(nlh))
+                return;
     }
+}
+
+TaskRecord TaskstatsClient::query(int attr, std::uint32_t id) {
+    Impl& im = *impl_;
+    ++im.seq;
+    im.send(attr, &id, sizeof(id), false);
+    TaskRecord record;
+    await_reply([&](const nlmsghdr* nlh) {
+        if (nlh->nlmsg_seq != im.seq)
+            return false;
+        if (nlh->nlmsg_type == NLMSG_ERROR) {
+            const auto* e = static_cast<const nlmsgerr*>(nlmsg_data(nlh));
+            if (e->error != 0)
+                throw_errno(
+                    fmt::format("{} {}", attr == TASKSTATS_CMD_ATTR_PID ? "pid" : "tgid", id)
+                        .c_str(),
+                    -e->error);
+            return false;
+        }
+        auto recs = parse_taskstats_message(nlh);
+        if (recs.size() != 1)
+            throw Error(ErrorKind::parse,
+                        fmt::format("taskstats reply carries {} records", recs.size()));
+        record = std::move(recs.front());
+        return true;
+    });
+    return record;
 }
 
 TaskRecord TaskstatsClient::query_pid(std::uint32_t pid) {
@@ -363,7 +379,8 @@ TaskRecord TaskstatsClient::query_tgid(std::uint32_t tgid) {
 
 void TaskstatsClient::set_rcvbuf(int bytes) {
     if (bytes <= 0)
-        throw Error(ErrorKind::usage, fmt::format("receive buffer size {} must be positive", bytes));
+        throw Error(ErrorKind::usage,
+                    fmt::format("receive buffer size {} must be positive", bytes));
     int fd = nl_socket_get_fd(impl_->sock.get());
     // SO_RCVBUFFORCE ignores rmem_max for root; fall back to SO_RCVBUF.
     if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) < 0 &&
@@ -375,31 +392,20 @@ void TaskstatsClient::cpumask_cmd(int attr, const std::string& cpulist) {
     Impl& im = *impl_;
     ++im.seq;
     im.send(attr, cpulist.c_str(), cpulist.size() + 1, true);
-    for (;;) {
-        ssize_t n = im.recv_once(0);
-        if (n == -EINTR)
-            continue;
-        if (n == -ENOBUFS) {
-            ++overflows_;
-            continue;
+    await_reply([&](const nlmsghdr* nlh) {
+        if (nlh->nlmsg_type == NLMSG_ERROR && nlh->nlmsg_seq == im.seq) {
+            const auto* e = static_cast<const nlmsgerr*>(nlmsg_data(nlh));
+            if (e->error != 0)
+                throw_errno(fmt::format("cpumask '{}'", cpulist).c_str(), -e->error);
+            return true;
         }
-        if (n < 0)
-            throw_errno("recv", static_cast<int>(-n));
-        auto* nlh = reinterpret_cast<nlmsghdr*>(im.buf.data());
-        int len = static_cast<int>(n);
-        for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
-            if (nlh->nlmsg_type == NLMSG_ERROR && nlh->nlmsg_seq == im.seq) {
-                const auto* e = static_cast<const nlmsgerr*>(nlmsg_data(nlh));
-                if (e->error != 0)
-                    throw_errno(fmt::format("cpumask '{}'", cpulist).c_str(), -e->error);
-                return;
-            }
-            if (nlh->nlmsg_type == im.family) {
-                const auto* b = reinterpret_cast<const unsigned char*>(nlh);
-                im.stash.emplace_back(b, b + nlh->nlmsg_len);
-            }
+        // Exit records that arrive before the acknowledgement are kept.
+        if (nlh->nlmsg_type == im.family) {
+            const auto* b = reinterpret_cast<const unsigned char*>(nlh);
+            im.stash.emplace_back(b, b + nlh->nlmsg_len);
         }
-    }
+        return false;
+    });
 }
 
 void TaskstatsClient::register_cpumask(const std::string& cpulist) {

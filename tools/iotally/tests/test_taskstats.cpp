@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "app.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
-#include "app.hpp"
 
 namespace {
 
@@ -42,17 +42,17 @@ std::vector<unsigned char> io_payload(std::size_t size = 288, std::uint16_t vers
     put16(2, nr_ops);
     put16(4, 24);
     put16(6, 10);
-    put64(8, 10);       // read ops
-    put64(16, 20);      // write ops
-    put64(24, 3);       // discard ops
-    put64(32, 1);       // flush ops
-    put64(40, 80);      // read sectors
-    put64(48, 2560);    // write sectors
-    put64(56, 2048);    // discard sectors
-    put64(64, 0);       // flush sectors
-    put64(72, 31);      // wait count
-    put64(80, 155000000);  // wait total ns
-    put64(88, 9000000);    // wait max ns
+    put64(8, 10);            // read ops
+    put64(16, 20);           // write ops
+    put64(24, 3);            // discard ops
+    put64(32, 1);            // flush ops
+    put64(40, 80);           // read sectors
+    put64(48, 2560);         // write sectors
+    put64(56, 2048);         // discard sectors
+    put64(64, 0);            // flush sectors
+    put64(72, 31);           // wait count
+    put64(80, 155000000);    // wait total ns
+    put64(88, 9000000);      // wait max ns
     put64(96 + 13 * 8, 30);  // bucket 13
     put64(96 + 14 * 8, 1);   // bucket 14
     return b;

@@ -128,6 +128,8 @@ class TaskstatsClient {
     void consume(const nlmsghdr* nlh, std::vector<TaskRecord>& out);
     TaskRecord query(int attr, std::uint32_t id);
     void cpumask_cmd(int attr, const std::string& cpulist);
+    template <typename OnMessage>
+    void await_reply(OnMessage on_message);
 };
 
 }  // namespace iotally
