@@ -46,17 +46,29 @@ if [[ -f $top/patches/series ]]; then
 	while read -r p _; do
 		[[ -z $p || $p == \#* ]] && continue
 		mapfile -t files < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$top/patches/$p")
-		ours=0
+		# drivers/md's Kconfig and Makefile do not matter here (the Kbuild
+		# below replaces them); any other file outside dm-mod does.
+		ours=0 build=0
 		for f in "${files[@]}"; do
-			[[ $f == drivers/md/dm*.[ch] && -f $new/$f ]] && ours=$((ours + 1))
+			if [[ $f == drivers/md/dm*.[ch] && -f $new/$f ]]; then
+				ours=$((ours + 1))
+			elif [[ $f == drivers/md/Kconfig || $f == drivers/md/Makefile ]]; then
+				build=$((build + 1))
+			fi
 		done
 		((ours)) || continue
-		if ((ours != ${#files[@]})); then
-			echo "modules: patches/$p mixes dm-mod sources with other files" >&2
+		if ((ours + build != ${#files[@]})); then
+			echo "modules: patches/$p mixes dm-mod sources with files outside dm-mod" >&2
 			exit 1
 		fi
-		(cd "$new" && patch -s -p1 -F0 -N --batch --no-backup-if-mismatch \
-			-r - <"$top/patches/$p")
+		# Only the sections for dm-mod's own sources: a section starts at its
+		# "--- " line (held back until its "+++ " line names the file).
+		awk '/^--- /{ held = $0; next }
+		     /^\+\+\+ /{ keep = ($2 ~ /^b\/drivers\/md\/dm[^\/]*\.[ch]$/)
+				  if (keep) print held; held = "" }
+		     /^diff /{ keep = 0; next }
+		     keep' "$top/patches/$p" |
+			(cd "$new" && patch -s -p1 -F0 -N --batch --no-backup-if-mismatch -r -)
 	done <"$top/patches/series"
 fi
 cp "${DM_STATS_SRC:-$top/drivers/md}"/dm-stats*.[ch] "$new/drivers/md/"
