@@ -74,24 +74,38 @@ stop_listener() {
 	wait $listener
 }
 
-# check_waits NAME FILE COUNT: COUNT waits, each at least $DELAY_MS ms long:
-# total and maximum bounded below, every one in bucket $MIN_BUCKET or above,
-# and bounded above by a generous 2 s each. Compared in microseconds.
+# near N COUNT: whether COUNT waits are what N delayed I/Os make. Each I/O
+# normally makes its submitter sleep once; under a loaded TCG host a
+# spurious wake-up splits a sleep in two, and a task preempted past the
+# delay between submitting and sleeping does not sleep at all. Allow a
+# quarter of the I/Os to be off either way: double counting (2N) or losing
+# waits (0) still fails.
+near() { [ "$2" -ge $(($1 - $1 / 4)) ] 2>/dev/null && [ "$2" -le $(($1 + $1 / 4)) ]; }
+
+# check_waits NAME FILE N: N I/Os each delayed $DELAY_MS ms: their waits
+# counted as near() says, the histogram holding every one of them, three
+# quarters or more in bucket $MIN_BUCKET or above, total and maximum
+# bounded below by the delay and above by a generous 2 s each. Compared in
+# microseconds. Sets $wait_count and $wait_total (ns) for later checks.
 check_waits() {
-	_count=$(field "$2" wait 3)
-	_total=$(field "$2" wait 5 | awk '{ printf "%d", $1 / 1000 }')
+	wait_count=$(field "$2" wait 3)
+	wait_total=$(field "$2" wait 5)
+	_total=$(echo "${wait_total:-0}" | awk '{ printf "%d", $1 / 1000 }')
 	_max=$(field "$2" wait 7 | awk '{ printf "%d", $1 / 1000 }')
-	check_eq "$1: wait count" "$3" "$_count"
-	check_cmp "$1: wait total >= count x ${DELAY_MS} ms" -ge "${_total:-0}" $(($3 * DELAY_MS * 1000))
-	check_cmp "$1: wait total <= count x 2 s" -le "${_total:-0}" $(($3 * 2000000))
+	_hist=$(field "$2" wait_hist 2 | tr ',' '\n')
+	check_ok "$1: wait count near $3" near "$3" "${wait_count:-none}"
+	check_eq "$1: histogram holds every wait" "${wait_count:-0}" \
+		"$(echo "$_hist" | awk -F: '{ s += $2 } END { print s + 0 }')"
+	check_cmp "$1: wait total >= $3 x 3/4 x ${DELAY_MS} ms" -ge "$_total" \
+		$(($3 * 3 / 4 * DELAY_MS * 1000))
+	check_cmp "$1: wait total <= $3 x 2 s" -le "$_total" $(($3 * 2000000))
 	check_cmp "$1: wait max >= ${DELAY_MS} ms" -ge "${_max:-0}" $((DELAY_MS * 1000))
-	check_cmp "$1: wait max <= total" -le "${_max:-0}" "${_total:-0}"
-	_slow=$(field "$2" wait_hist 2 | tr ',' '\n' |
-		awk -F: -v b=$MIN_BUCKET '$1 >= b { s += $2 } END { print s + 0 }')
-	check_eq "$1: waits in bucket >= $MIN_BUCKET" "$3" "$_slow"
+	check_cmp "$1: wait max <= total" -le "${_max:-0}" "$_total"
+	check_cmp "$1: waits in bucket >= $MIN_BUCKET: 3/4 of $3 or more" -ge \
+		"$(echo "$_hist" | awk -F: -v b=$MIN_BUCKET '$1 >= b { s += $2 } END { print s + 0 }')" \
+		$(($3 * 3 / 4))
 }
 
-# check_ops NAME FILE OP COUNT SECTORS
 check_ops() {
 	check_eq "$1: $3 ops and sectors" "$4 $5" "$(field "$2" "$3" 3) $(field "$2" "$3" 5)"
 }
@@ -109,6 +123,7 @@ check_ops "pid" $T/pid.txt write 6 96
 check_ops "pid" $T/pid.txt discard 0 0
 check_ops "pid" $T/pid.txt flush 1 0
 check_waits "pid" $T/pid.txt 16
+single_waits="${wait_count:-0} ${wait_total:-0}"
 check_eq "pid: classic read_bytes still there" 40960 "$(field $T/pid.txt read_bytes 2)"
 check_ok "query tgid $single" iotally tasks -t $single
 echo "$out" >$T/tgid1.txt
@@ -125,7 +140,7 @@ gd_io=$(awk '/^IO / { getline; print $1, $2 }' $T/getdelays.txt)
 gd_count=${gd_io% *}
 gd_total=${gd_io#* }
 check_cmp "getdelays: blkio count >= 1" -ge "${gd_count:-0}" 1
-check_cmp "getdelays: blkio count <= waits measured" -le "${gd_count:-99}" 16
+check_cmp "getdelays: blkio count <= waits measured" -le "${gd_count:-99}" "${single_waits% *}"
 check_cmp "getdelays: blkio delay total > 0" -gt "${gd_total:-0}" 0
 check_match "getdelays: I/O accounting line" "^ioload: read=40960, write=49152, cancelled_write=0\$" "$out"
 stop_load
@@ -147,6 +162,7 @@ echo "$out" >$T/tgid.txt
 check_ops "tgid, threads exited" $T/tgid.txt read 12 96
 check_ops "tgid, threads exited" $T/tgid.txt write 6 48
 check_waits "tgid, threads exited" $T/tgid.txt 18
+multi_waits="${wait_count:-0} ${wait_total:-0}"
 check_ok "query pid of the main thread" iotally tasks -p $multi
 echo "$out" >$T/main.txt
 check_ops "main thread alone" $T/main.txt read 0 0
@@ -157,13 +173,14 @@ stop_listener
 rec() { awk -v k="$1" -v id="$2" '$1 == k && $2 == id' $T/exits.out; }
 r=$(rec pid $single)
 check_match "exit: single pid record" \
-	"^pid $single ioload read 10 80 write 6 96 discard 0 0 flush 1 wait 16 " "$r"
+	"^pid $single ioload read 10 80 write 6 96 discard 0 0 flush 1 wait $single_waits " "$r"
 r=$(rec pid $multi)
 check_match "exit: main thread record" "^pid $multi ioload read 0 0 write 0 0 .* wait 0 " "$r"
 r=$(rec tgid $multi)
 check_match "exit: last thread carries the tgid record" \
-	"^tgid $multi [^ ]+ read 12 96 write 6 48 discard 0 0 flush 0 wait 18 " "$r"
-n=$(grep -c "^pid [0-9]* ioload read 4 32 write 2 16 discard 0 0 flush 0 wait 6 " $T/exits.out)
+	"^tgid $multi [^ ]+ read 12 96 write 6 48 discard 0 0 flush 0 wait $multi_waits " "$r"
+n=$(grep "^pid [0-9]* ioload read 4 32 write 2 16 discard 0 0 flush 0 wait " $T/exits.out |
+	awk '{ print $16 }' | while read -r count; do near 6 "$count" && echo; done | wc -l)
 check_eq "exit: one record per worker thread" 3 "$n"
 check_match "exit: listener summary, nothing lost" "^summary .* lost 0 overflows 0 exact yes" \
 	"$(tail -n 1 $T/exits.out)"
