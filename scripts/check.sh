@@ -148,7 +148,7 @@ guest stock --kernel stock "${stock_modules[@]}" $(suites_for stock)
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for 'stock|ourdm')
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for ourdm)
 fi
 
 echo

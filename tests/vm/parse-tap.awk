@@ -30,7 +30,8 @@ function finish_suite(   missing) {
 		printf "not ok - %s/%s: exited with rc=%d\n", name, suite, rc
 		fail++
 	}
-	printf "# %s/%s: %d passed, %d failed, %d skipped\n", name, suite, suite_pass, suite_fail, suite_skip
+	printf "# %s/%s: %d passed, %d failed, %d skipped%s\n", name, suite, suite_pass, suite_fail, suite_skip,
+		secs != "" ? " (" secs " s)" : ""
 	suite = ""
 }
 
@@ -49,7 +50,7 @@ BEGIN {
 	finish_suite()
 	suite = $3
 	started[suite] = 1
-	plan = -1; count = 0; ended = 0; rc = 0; bailed = 0
+	plan = -1; count = 0; ended = 0; rc = 0; bailed = 0; secs = ""
 	suite_pass = suite_fail = suite_skip = 0
 	last_failed = 0
 	next
@@ -60,6 +61,7 @@ BEGIN {
 		rc = $4
 		sub(/^rc=/, "", rc)
 		rc += 0
+		secs = ($5 ~ /^seconds=/) ? substr($5, 9) : ""
 	}
 	finish_suite()
 	next
