@@ -2,144 +2,438 @@
 /*
  * Device-mapper I/O statistics: the region index.
  *
- * A device's regions live in an immutable array sorted by start sector and
- * read as an implicit balanced tree: the root of the slice [lo, hi) is
- * entry (lo + hi) / 2, and every entry records the largest end sector of
- * its subtree. Finding the regions that overlap a bio visits O(log R) nodes
- * plus the regions found. Creating or deleting a region builds a new array
- * (O(R), on the message path only) and publishes it with RCU, so I/O never
- * waits for it.
+ * A device's regions live in an AVL tree ordered by start sector, every
+ * node augmented with the largest end sector of its subtree, so finding the
+ * regions that overlap a bio visits O(log R) nodes plus the regions found.
+ *
+ * The tree is persistent: an update never changes a node that readers can
+ * see. It copies the O(log R) nodes on the path it changes (and the few a
+ * rotation moves), links the copies to the untouched subtrees and publishes
+ * a new snapshot header with RCU; the nodes it replaced are freed with the
+ * old header after a grace period. So creating or deleting a region costs
+ * O(log R) on the message path and I/O never waits for it.
+ *
+ * An update takes its nodes from a pool filled beforehand by
+ * dm_stats_index_reserve(), so once that has succeeded the update itself
+ * cannot fail and a failed reservation changes nothing.
  */
 #include <linux/slab.h>
-#include <linux/mm.h>
-#include <linux/overflow.h>
+#include <linux/minmax.h>
 
 #include "dm-stats-internal.h"
 
-static sector_t index_fix_max_end(struct dm_stats_index_entry *e,
-				  unsigned int lo, unsigned int hi)
-{
-	unsigned int mid;
-	sector_t m;
+/*
+ * An AVL tree of height h has at least F(h + 2) - 1 nodes (F: Fibonacci),
+ * and F(47) - 1 > INT_MAX, the most region ids a device can hand out: no
+ * tree is higher than 45.
+ */
+#define DM_STATS_INDEX_MAX_HEIGHT	45
 
-	if (lo >= hi)
-		return 0;
-	mid = lo + (hi - lo) / 2;
-	m = e[mid].end;
-	m = max(m, index_fix_max_end(e, lo, mid));
-	m = max(m, index_fix_max_end(e, mid + 1, hi));
-	e[mid].max_end = m;
-	return m;
+static_assert(DM_STATS_ITER_DEPTH > DM_STATS_INDEX_MAX_HEIGHT);
+
+/* One update in progress. */
+struct index_update {
+	struct dm_stats_index_pool *pool;
+	struct dm_stats_index *old;	/* collects the nodes replaced */
+	u64 ver;			/* nodes with this version are ours */
+};
+
+static inline int node_height(const struct dm_stats_index_node *n)
+{
+	return n ? n->height : 0;
 }
 
-static struct dm_stats_index *index_alloc(unsigned int nr, u64 gen)
+static inline sector_t node_max_end(const struct dm_stats_index_node *n)
 {
-	struct dm_stats_index *idx;
-	size_t bytes = struct_size(idx, e, nr);
+	return n ? n->max_end : 0;
+}
 
-	if (!dm_stats_mem_claim(bytes, false))
+/* Order by start sector, then by region (any fixed order will do). */
+static int node_cmp(sector_t start, const struct dm_stats_region *r,
+		    const struct dm_stats_index_node *n)
+{
+	if (start != n->start)
+		return start < n->start ? -1 : 1;
+	if (r != n->region)
+		return (unsigned long)r < (unsigned long)n->region ? -1 : 1;
+	return 0;
+}
+
+static struct dm_stats_index_node *pool_take(struct index_update *u)
+{
+	struct dm_stats_index_pool *p = u->pool;
+	struct dm_stats_index_node *n = p->free;
+
+	/* dm_stats_index_reserve() made sure this never runs dry. */
+	if (WARN_ON_ONCE(!n))
 		return NULL;
-	idx = kvmalloc(bytes, GFP_KERNEL | __GFP_NOWARN);
-	if (!idx) {
-		dm_stats_mem_release(bytes);
-		return NULL;
+	p->free = n->next;
+	p->nr--;
+	n->next = NULL;
+	n->ver = u->ver;
+	return n;
+}
+
+/* @n left the tree: recycle it if this update made it, else retire it. */
+static void node_discard(struct index_update *u, struct dm_stats_index_node *n)
+{
+	if (n->ver == u->ver) {
+		n->next = u->pool->free;
+		u->pool->free = n;
+		u->pool->nr++;
+	} else {
+		n->next = u->old->retired;
+		u->old->retired = n;
 	}
-	idx->alloc_bytes = bytes;
-	idx->gen = gen;
-	idx->nr = nr;
-	idx->precise = false;
-	return idx;
 }
 
-static void index_finish(struct dm_stats_index *idx)
+/* A node this update may change: @n itself if it made it, else a copy. */
+static struct dm_stats_index_node *node_cow(struct index_update *u,
+					    struct dm_stats_index_node *n)
 {
-	unsigned int i;
+	struct dm_stats_index_node *c;
 
-	for (i = 0; i < idx->nr; i++)
-		if (dm_stats_region_precise(idx->e[i].region))
-			idx->precise = true;
-	index_fix_max_end(idx->e, 0, idx->nr);
+	if (n->ver == u->ver)
+		return n;
+	c = pool_take(u);
+	c->start = n->start;
+	c->end = n->end;
+	c->max_end = n->max_end;
+	c->region = n->region;
+	c->left = n->left;
+	c->right = n->right;
+	c->height = n->height;
+	node_discard(u, n);
+	return c;
+}
+
+static void node_fix(struct dm_stats_index_node *n)
+{
+	n->height = 1 + max(node_height(n->left), node_height(n->right));
+	n->max_end = max3(n->end, node_max_end(n->left), node_max_end(n->right));
+}
+
+static struct dm_stats_index_node *rotate_right(struct index_update *u,
+						struct dm_stats_index_node *n)
+{
+	struct dm_stats_index_node *l = node_cow(u, n->left);
+
+	n->left = l->right;
+	node_fix(n);
+	l->right = n;
+	node_fix(l);
+	return l;
+}
+
+static struct dm_stats_index_node *rotate_left(struct index_update *u,
+					       struct dm_stats_index_node *n)
+{
+	struct dm_stats_index_node *r = node_cow(u, n->right);
+
+	n->right = r->left;
+	node_fix(n);
+	r->left = n;
+	node_fix(r);
+	return r;
+}
+
+/* @n is this update's own node and both its subtrees are AVL trees. */
+static struct dm_stats_index_node *rebalance(struct index_update *u,
+					     struct dm_stats_index_node *n)
+{
+	int bf = node_height(n->left) - node_height(n->right);
+
+	if (bf > 1) {
+		struct dm_stats_index_node *l = n->left;
+
+		if (node_height(l->left) < node_height(l->right))
+			n->left = rotate_left(u, node_cow(u, l));
+		return rotate_right(u, n);
+	}
+	if (bf < -1) {
+		struct dm_stats_index_node *r = n->right;
+
+		if (node_height(r->right) < node_height(r->left))
+			n->right = rotate_right(u, node_cow(u, r));
+		return rotate_left(u, n);
+	}
+	node_fix(n);
+	return n;
+}
+
+static struct dm_stats_index_node *node_insert(struct index_update *u,
+					       struct dm_stats_index_node *n,
+					       struct dm_stats_index_node *add)
+{
+	if (!n)
+		return add;
+	n = node_cow(u, n);
+	if (node_cmp(add->start, add->region, n) < 0)
+		n->left = node_insert(u, n->left, add);
+	else
+		n->right = node_insert(u, n->right, add);
+	return rebalance(u, n);
+}
+
+/* Unlink the leftmost node of non-empty @n into *@min. */
+static struct dm_stats_index_node *node_remove_min(struct index_update *u,
+						   struct dm_stats_index_node *n,
+						   struct dm_stats_index_node **min)
+{
+	if (!n->left) {
+		*min = n;
+		return n->right;
+	}
+	n = node_cow(u, n);
+	n->left = node_remove_min(u, n->left, min);
+	return rebalance(u, n);
+}
+
+static struct dm_stats_index_node *node_remove(struct index_update *u,
+					       struct dm_stats_index_node *n,
+					       const struct dm_stats_region *r,
+					       bool *found)
+{
+	struct dm_stats_index_node *min, *rest;
+	int c;
+
+	if (!n)
+		return NULL;
+	c = node_cmp(r->start, r, n);
+	if (c < 0) {
+		n = node_cow(u, n);
+		n->left = node_remove(u, n->left, r, found);
+		return rebalance(u, n);
+	}
+	if (c > 0) {
+		n = node_cow(u, n);
+		n->right = node_remove(u, n->right, r, found);
+		return rebalance(u, n);
+	}
+	*found = true;
+	if (!n->left || !n->right) {
+		rest = n->left ? n->left : n->right;
+		node_discard(u, n);
+		return rest;
+	}
+	/* Two children: the successor takes this node's place. */
+	rest = node_remove_min(u, n->right, &min);
+	n = node_cow(u, n);
+	n->start = min->start;
+	n->end = min->end;
+	n->region = min->region;
+	n->right = rest;
+	node_discard(u, min);
+	return rebalance(u, n);
+}
+
+/*
+ * Nodes one update may need: the path (at most the height), plus two per
+ * level for the sibling and nephew a rotation on the way back up copies,
+ * plus the new node.
+ */
+static unsigned int nodes_needed(const struct dm_stats_index *idx)
+{
+	return 3 * ((idx ? node_height(idx->root) : 0) + 1) + 1;
+}
+
+/**
+ * dm_stats_index_reserve - fill a pool for one update of an index
+ * @pool: the pool the update will take from
+ * @idx: the index about to be updated, or NULL for none
+ *
+ * Return: 0, or -ENOMEM with nothing else changed (memory already in the
+ * pool stays there for the next try).
+ */
+int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
+			   const struct dm_stats_index *idx)
+{
+	unsigned int want = nodes_needed(idx);
+
+	if (!pool->spare) {
+		if (!dm_stats_mem_claim(sizeof(*pool->spare), false))
+			return -ENOMEM;
+		pool->spare = kzalloc(sizeof(*pool->spare), GFP_KERNEL);
+		if (!pool->spare) {
+			dm_stats_mem_release(sizeof(*pool->spare));
+			return -ENOMEM;
+		}
+	}
+	if (pool->nr >= want)
+		return 0;
+	/* One charge for all the nodes missing; what is not made goes back. */
+	want -= pool->nr;
+	if (!dm_stats_mem_claim(want * sizeof(struct dm_stats_index_node), false))
+		return -ENOMEM;
+	while (want) {
+		struct dm_stats_index_node *n = kmalloc(sizeof(*n), GFP_KERNEL);
+
+		if (!n) {
+			dm_stats_mem_release(want * sizeof(*n));
+			return -ENOMEM;
+		}
+		n->next = pool->free;
+		pool->free = n;
+		pool->nr++;
+		want--;
+	}
+	return 0;
+}
+
+/**
+ * dm_stats_index_pool_drain - free the memory a pool holds
+ * @pool: the pool; empty afterwards
+ */
+void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool)
+{
+	while (pool->free) {
+		struct dm_stats_index_node *n = pool->free;
+
+		pool->free = n->next;
+		kfree(n);
+		dm_stats_mem_release(sizeof(*n));
+	}
+	pool->nr = 0;
+	if (!pool->spare)
+		return;
+	kfree(pool->spare);
+	dm_stats_mem_release(sizeof(*pool->spare));
+	pool->spare = NULL;
+}
+
+/* Start an update of @old: a new header from the pool. */
+static struct dm_stats_index *update_begin(struct index_update *u,
+					   struct dm_stats_index_pool *pool,
+					   struct dm_stats_index *old, u64 gen)
+{
+	struct dm_stats_index *idx = pool->spare;
+
+	if (WARN_ON_ONCE(!idx || pool->nr < nodes_needed(old)))
+		return NULL;
+	pool->spare = NULL;
+	memset(idx, 0, sizeof(*idx));
+	idx->gen = gen;
+	if (old) {
+		/* A snapshot is updated once: its successor replaces it. */
+		WARN_ON_ONCE(old->retired);
+		idx->root = old->root;
+		idx->nr = old->nr;
+		idx->nr_precise = old->nr_precise;
+	}
+	u->pool = pool;
+	u->old = old;
+	u->ver = gen;
+	return idx;
 }
 
 /**
  * dm_stats_index_insert - a new index with one more region
+ * @pool: nodes for the update, filled by dm_stats_index_reserve()
  * @old: current index, or NULL for none
  * @r: region to add
- * @gen: generation of the new index
+ * @gen: generation of the new index, above that of @old
  *
- * Return: the new index, or NULL when out of memory. @old is unchanged.
+ * Readers of @old are not disturbed. Once the new index is published, free
+ * @old with dm_stats_index_free_rcu(): that frees the nodes it no longer
+ * shares with the new one.
+ *
+ * Return: the new index; NULL only if the pool was not reserved.
  */
-struct dm_stats_index *dm_stats_index_insert(const struct dm_stats_index *old,
+struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
+					     struct dm_stats_index *old,
 					     struct dm_stats_region *r, u64 gen)
 {
-	unsigned int n = old ? old->nr : 0;
+	struct dm_stats_index_node *add;
+	struct index_update u;
 	struct dm_stats_index *idx;
-	unsigned int lo = 0, hi = n;
 
-	idx = index_alloc(n + 1, gen);
+	idx = update_begin(&u, pool, old, gen);
 	if (!idx)
 		return NULL;
-	/* After every entry with the same start: ties keep creation order. */
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (old->e[mid].start <= r->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo)
-		memcpy(idx->e, old->e, lo * sizeof(idx->e[0]));
-	idx->e[lo].start = r->start;
-	idx->e[lo].end = r->end;
-	idx->e[lo].region = r;
-	if (n > lo)
-		memcpy(idx->e + lo + 1, old->e + lo, (n - lo) * sizeof(idx->e[0]));
-	index_finish(idx);
+	add = pool_take(&u);
+	add->start = r->start;
+	add->end = r->end;
+	add->max_end = r->end;
+	add->region = r;
+	add->left = NULL;
+	add->right = NULL;
+	add->height = 1;
+	idx->root = node_insert(&u, idx->root, add);
+	idx->nr++;
+	if (dm_stats_region_precise(r))
+		idx->nr_precise++;
+	idx->precise = idx->nr_precise;
 	return idx;
 }
 
 /**
  * dm_stats_index_remove - a new index without one region
+ * @pool: nodes for the update, filled by dm_stats_index_reserve()
  * @old: current index, which holds @r
  * @r: region to drop
- * @gen: generation of the new index
+ * @gen: generation of the new index, above that of @old
  *
- * Return: the new index; NULL when @r was the last region (check
- * @old->nr) or when out of memory. @old is unchanged.
+ * As dm_stats_index_insert(), @old must be freed with
+ * dm_stats_index_free_rcu() once the new index is published; when the new
+ * index would be empty it is not made: NULL is returned and @old takes all
+ * its nodes with it.
+ *
+ * Return: the new index, or NULL when it would be empty (or the pool was
+ * not reserved).
  */
-struct dm_stats_index *dm_stats_index_remove(const struct dm_stats_index *old,
+struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
+					     struct dm_stats_index *old,
 					     struct dm_stats_region *r, u64 gen)
 {
+	struct index_update u;
 	struct dm_stats_index *idx;
-	unsigned int i, j;
+	bool found = false;
 
-	if (old->nr == 1)
-		return NULL;
-	idx = index_alloc(old->nr - 1, gen);
+	idx = update_begin(&u, pool, old, gen);
 	if (!idx)
 		return NULL;
-	for (i = 0, j = 0; i < old->nr; i++) {
-		if (old->e[i].region == r)
-			continue;
-		if (WARN_ON_ONCE(j == idx->nr))
-			break;
-		idx->e[j++] = old->e[i];
+	idx->root = node_remove(&u, idx->root, r, &found);
+	if (!WARN_ON_ONCE(!found)) {
+		idx->nr--;
+		if (dm_stats_region_precise(r))
+			idx->nr_precise--;
 	}
-	index_finish(idx);
+	idx->precise = idx->nr_precise;
+	if (!idx->root) {
+		pool->spare = idx;
+		return NULL;
+	}
 	return idx;
 }
 
+static void nodes_free(struct dm_stats_index_node *n)
+{
+	unsigned int count = 0;
+
+	while (n) {
+		struct dm_stats_index_node *next = n->next;
+
+		kfree(n);
+		n = next;
+		count++;
+	}
+	dm_stats_mem_release(count * sizeof(*n));
+}
+
 /**
- * dm_stats_index_free - free an index no reader can see
+ * dm_stats_index_free - free an index header no reader can see
  * @idx: the index, or NULL
+ *
+ * Frees the header and the nodes a later update retired from it; nodes
+ * still in use by newer indexes stay.
  */
 void dm_stats_index_free(struct dm_stats_index *idx)
 {
 	if (!idx)
 		return;
-	dm_stats_mem_release(idx->alloc_bytes);
-	kvfree(idx);
+	nodes_free(idx->retired);
+	kfree(idx);
+	dm_stats_mem_release(sizeof(*idx));
 }
 
 static void index_free_cb(struct rcu_head *head)
@@ -148,13 +442,40 @@ static void index_free_cb(struct rcu_head *head)
 }
 
 /**
- * dm_stats_index_free_rcu - free an unpublished index after a grace period
+ * dm_stats_index_free_rcu - dm_stats_index_free() after a grace period
  * @idx: the index, or NULL
  */
 void dm_stats_index_free_rcu(struct dm_stats_index *idx)
 {
 	if (idx)
 		call_rcu(&idx->rcu, index_free_cb);
+}
+
+/**
+ * dm_stats_index_destroy - free the newest index and all its nodes
+ * @idx: the index, or NULL; no reader may see it
+ */
+void dm_stats_index_destroy(struct dm_stats_index *idx)
+{
+	struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH], *n;
+	unsigned int sp = 0;
+
+	if (!idx)
+		return;
+	/* Move the tree onto the retired list, freed with the header. */
+	if (idx->root)
+		stack[sp++] = idx->root;
+	while (sp) {
+		n = stack[--sp];
+		if (n->right)
+			stack[sp++] = n->right;
+		if (n->left)
+			stack[sp++] = n->left;
+		n->next = idx->retired;
+		idx->retired = n;
+	}
+	idx->root = NULL;
+	dm_stats_index_free(idx);
 }
 
 /**
@@ -168,50 +489,41 @@ void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 			      const struct dm_stats_index *idx,
 			      sector_t lo, sector_t hi)
 {
-	it->idx = idx;
 	it->lo = lo;
 	it->hi = hi;
-	it->sp = 1;
-	it->stack[0].lo = 0;
-	it->stack[0].hi = idx->nr;
+	it->sp = 0;
+	if (idx->root)
+		it->stack[it->sp++] = idx->root;
 }
 
 /**
  * dm_stats_index_iter_next - next region overlapping the iterator's range
  * @it: iterator
  *
- * Depth-first: the stack holds at most one pending right slice per tree
- * level, so DM_STATS_ITER_DEPTH bounds it for any 32-bit count.
+ * Depth-first: the stack holds at most one pending right subtree per level
+ * plus the node being visited, so DM_STATS_ITER_DEPTH bounds it for any
+ * tree a device can build.
  *
  * Return: a region, or NULL when there is none left.
  */
 struct dm_stats_region *dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	const struct dm_stats_index_entry *e = it->idx->e;
-
 	while (it->sp) {
-		unsigned int lo, hi, mid;
+		const struct dm_stats_index_node *n = it->stack[--it->sp];
 
-		it->sp--;
-		lo = it->stack[it->sp].lo;
-		hi = it->stack[it->sp].hi;
-		if (lo >= hi)
-			continue;
-		mid = lo + (hi - lo) / 2;
 		/* Nothing in this subtree ends after the range starts. */
-		if (e[mid].max_end <= it->lo)
+		if (n->max_end <= it->lo)
 			continue;
-		/* Right subtree starts no earlier than mid: prune if past hi. */
-		if (e[mid].start < it->hi) {
-			it->stack[it->sp].lo = mid + 1;
-			it->stack[it->sp].hi = hi;
-			it->sp++;
-		}
-		it->stack[it->sp].lo = lo;
-		it->stack[it->sp].hi = mid;
-		it->sp++;
-		if (e[mid].start < it->hi && e[mid].end > it->lo)
-			return e[mid].region;
+		if (WARN_ON_ONCE(it->sp + 2 > DM_STATS_ITER_DEPTH))
+			break;
+		/* The right subtree starts no earlier than @n: prune past hi. */
+		if (n->right && n->start < it->hi)
+			it->stack[it->sp++] = n->right;
+		if (n->left)
+			it->stack[it->sp++] = n->left;
+		if (n->start < it->hi && n->end > it->lo)
+			return n->region;
 	}
+	it->sp = 0;
 	return NULL;
 }

@@ -110,51 +110,75 @@ unsigned long dm_stats_mem_used(void);
 u64 dm_stats_next_gen(void);
 
 /* --- region index (dm-stats-index.c) --- */
-struct dm_stats_index_entry {
+
+/**
+ * struct dm_stats_index_node - one region in the index's AVL tree
+ * @start: the region's first sector (the key, with @region as tie-break)
+ * @end: the region's end sector
+ * @max_end: largest @end in the subtree rooted here
+ * @region: the region
+ * @left: subtree of smaller keys
+ * @right: subtree of larger keys
+ * @ver: generation of the update that made the node; only that update
+ *	may change it, before it is published
+ * @next: link in a pool or retired list; lookups never read it
+ * @height: height of the subtree rooted here (a leaf is 1)
+ */
+struct dm_stats_index_node {
 	sector_t start;
 	sector_t end;
-	sector_t max_end;	/* largest end in the implicit subtree */
+	sector_t max_end;
 	struct dm_stats_region *region;
+	struct dm_stats_index_node *left;
+	struct dm_stats_index_node *right;
+	u64 ver;
+	struct dm_stats_index_node *next;
+	int height;
 };
 
 /**
  * struct dm_stats_index - immutable snapshot of a device's regions
  * @rcu: for freeing after readers are gone
  * @gen: generation of this snapshot
- * @alloc_bytes: memory charged for it
- * @nr: number of entries
- * @precise: some region wants precise timestamps
- * @e: entries sorted by start; an implicit balanced tree (root of
- *	[lo, hi) at (lo + hi) / 2) augmented with the largest end below
+ * @root: the tree; nodes are shared with older and newer snapshots
+ * @retired: nodes of this snapshot that the next one replaced, freed
+ *	with this header
+ * @nr: number of regions
+ * @nr_precise: number of regions with precise timestamps
+ * @precise: @nr_precise is not zero
  */
 struct dm_stats_index {
 	struct rcu_head rcu;
 	u64 gen;
-	size_t alloc_bytes;
+	struct dm_stats_index_node *root;
+	struct dm_stats_index_node *retired;
 	unsigned int nr;
+	unsigned int nr_precise;
 	bool precise;
-	struct dm_stats_index_entry e[];
 };
 
-#define DM_STATS_ITER_DEPTH	40
+/* More than the height of any tree a device can build (see the index). */
+#define DM_STATS_ITER_DEPTH	48
 
 struct dm_stats_index_iter {
-	const struct dm_stats_index *idx;
 	sector_t lo;
 	sector_t hi;
 	unsigned int sp;
-	struct {
-		unsigned int lo;
-		unsigned int hi;
-	} stack[DM_STATS_ITER_DEPTH];
+	const struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH];
 };
 
-struct dm_stats_index *dm_stats_index_insert(const struct dm_stats_index *old,
+int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
+			   const struct dm_stats_index *idx);
+void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool);
+struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
+					     struct dm_stats_index *old,
 					     struct dm_stats_region *r, u64 gen);
-struct dm_stats_index *dm_stats_index_remove(const struct dm_stats_index *old,
+struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
+					     struct dm_stats_index *old,
 					     struct dm_stats_region *r, u64 gen);
 void dm_stats_index_free(struct dm_stats_index *idx);
 void dm_stats_index_free_rcu(struct dm_stats_index *idx);
+void dm_stats_index_destroy(struct dm_stats_index *idx);
 void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 			      const struct dm_stats_index *idx,
 			      sector_t lo, sector_t hi);

@@ -66,14 +66,28 @@ unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value)
 	return lo;
 }
 
-static s64 area_in_flight(const struct dm_stats_region *r, size_t area, int dir)
+/*
+ * Reads and writes in flight in an area, summed over CPUs in one pass (both
+ * live in the same cache line of each CPU's counters). Slots of CPUs that
+ * are not possible are NULL; possible CPUs are all below nr_cpu_ids.
+ */
+static void area_in_flight(const struct dm_stats_region *r, size_t area,
+			   s64 *reads, s64 *writes)
 {
-	s64 sum = 0;
-	int cpu;
+	unsigned int cpu;
+	s64 rd = 0, wr = 0;
 
-	for_each_possible_cpu(cpu)
-		sum += local64_read(&dm_stats_area_counters(r, cpu, area)->in_flight[dir]);
-	return sum;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		const struct dm_stats_counters *c;
+
+		if (!r->percpu[cpu])
+			continue;
+		c = dm_stats_area_counters(r, cpu, area);
+		rd += local64_read(&c->in_flight[READ]);
+		wr += local64_read(&c->in_flight[WRITE]);
+	}
+	*reads = rd;
+	*writes = wr;
 }
 
 /*
@@ -94,8 +108,7 @@ static void area_round(struct dm_stats_region *r, size_t area, u64 now,
 	if (!atomic64_try_cmpxchg(stamp, &old, now))
 		return;
 	diff = now - old;
-	reads = area_in_flight(r, area, READ);
-	writes = area_in_flight(r, area, WRITE);
+	area_in_flight(r, area, &reads, &writes);
 	if (reads > 0)
 		local64_add(diff, &c->io_ticks[READ]);
 	if (writes > 0)
@@ -364,6 +377,7 @@ int dm_stats_init(struct dm_stats *st)
 	mutex_init(&st->mutex);
 	xa_init_flags(&st->regions, XA_FLAGS_ALLOC);
 	RCU_INIT_POINTER(st->index, NULL);
+	memset(&st->pool, 0, sizeof(st->pool));
 	st->last = alloc_percpu(struct dm_stats_last_position);
 	if (!st->last)
 		return -ENOMEM;

@@ -455,6 +455,7 @@ struct index_model {
 	struct dm_stats_region *r[MODEL_MAX];
 	bool live[MODEL_MAX];
 	struct dm_stats_index *idx;
+	struct dm_stats_index_pool pool;
 };
 
 static void alloc_model(struct kunit *test, struct index_model *m)
@@ -467,7 +468,9 @@ static void alloc_model(struct kunit *test, struct index_model *m)
 	}
 }
 
+/* Regions of @idx overlapping [lo, hi) are exactly the @live ones. */
 static void index_query_check(struct kunit *test, struct index_model *m,
+			      const struct dm_stats_index *idx, const bool *live,
 			      sector_t lo, sector_t hi)
 {
 	DECLARE_BITMAP(seen, MODEL_MAX);
@@ -476,8 +479,8 @@ static void index_query_check(struct kunit *test, struct index_model *m,
 	unsigned int i;
 
 	bitmap_zero(seen, MODEL_MAX);
-	if (m->idx) {
-		dm_stats_index_iter_init(&it, m->idx, lo, hi);
+	if (idx) {
+		dm_stats_index_iter_init(&it, idx, lo, hi);
 		while ((r = dm_stats_index_iter_next(&it))) {
 			for (i = 0; i < MODEL_MAX && m->r[i] != r; i++)
 				;
@@ -488,7 +491,7 @@ static void index_query_check(struct kunit *test, struct index_model *m,
 		}
 	}
 	for (i = 0; i < MODEL_MAX; i++) {
-		bool want = m->live[i] && m->r[i]->start < hi && m->r[i]->end > lo;
+		bool want = live[i] && m->r[i]->start < hi && m->r[i]->end > lo;
 
 		KUNIT_ASSERT_EQ_MSG(test, test_bit(i, seen), want,
 				    "region %u [%llu,%llu) query [%llu,%llu)", i,
@@ -497,19 +500,134 @@ static void index_query_check(struct kunit *test, struct index_model *m,
 	}
 }
 
+struct tree_facts {
+	unsigned int nodes;
+	unsigned int precise;
+	const struct dm_stats_index_node *prev;	/* in-order predecessor */
+	bool ok;
+};
+
+/*
+ * Check the AVL tree under @n by its definition: keys in order (start,
+ * then region address), heights, balance and max_end all as recomputed
+ * here. Return the subtree's height.
+ */
+static int tree_check(struct kunit *test, const struct dm_stats_index_node *n,
+		      struct tree_facts *f, unsigned int depth)
+{
+	int hl, hr;
+	sector_t m;
+
+	if (!n)
+		return 0;
+	if (depth >= DM_STATS_ITER_DEPTH) {
+		KUNIT_FAIL(test, "tree deeper than %d", DM_STATS_ITER_DEPTH);
+		f->ok = false;
+		return 0;
+	}
+	hl = tree_check(test, n->left, f, depth + 1);
+	if (f->prev && (f->prev->start > n->start ||
+			(f->prev->start == n->start &&
+			 (unsigned long)f->prev->region >= (unsigned long)n->region))) {
+		KUNIT_FAIL(test, "keys out of order at start %llu", (u64)n->start);
+		f->ok = false;
+	}
+	f->prev = n;
+	f->nodes++;
+	if (dm_stats_region_precise(n->region))
+		f->precise++;
+	if (n->start != n->region->start || n->end != n->region->end) {
+		KUNIT_FAIL(test, "node [%llu,%llu) for region [%llu,%llu)",
+			   (u64)n->start, (u64)n->end, (u64)n->region->start,
+			   (u64)n->region->end);
+		f->ok = false;
+	}
+	hr = tree_check(test, n->right, f, depth + 1);
+	m = n->end;
+	if (n->left)
+		m = max(m, n->left->max_end);
+	if (n->right)
+		m = max(m, n->right->max_end);
+	if (n->height != 1 + max(hl, hr) || abs(hl - hr) > 1 || n->max_end != m) {
+		KUNIT_FAIL(test, "node at %llu: height %d (%d, %d) max_end %llu (%llu)",
+			   (u64)n->start, n->height, hl, hr, (u64)n->max_end, (u64)m);
+		f->ok = false;
+	}
+	return 1 + max(hl, hr);
+}
+
+static void index_check(struct kunit *test, const struct dm_stats_index *idx)
+{
+	struct tree_facts f = { .ok = true };
+
+	tree_check(test, idx->root, &f, 0);
+	KUNIT_ASSERT_TRUE(test, f.ok);
+	KUNIT_ASSERT_EQ(test, f.nodes, idx->nr);
+	KUNIT_ASSERT_EQ(test, f.precise, idx->nr_precise);
+	KUNIT_ASSERT_EQ(test, idx->precise, f.precise > 0);
+}
+
+/* A checksum of every field lookups read, over the whole tree. */
+static u64 tree_sum(const struct dm_stats_index_node *n)
+{
+	u64 s;
+
+	if (!n)
+		return 0x9e37;
+	s = n->start * 3 + n->end * 5 + n->max_end * 7 + n->height * 11 +
+	    (unsigned long)n->region + (unsigned long)n->left * 13 +
+	    (unsigned long)n->right * 17;
+	return s * 31 + tree_sum(n->left) * 37 + tree_sum(n->right) * 41;
+}
+
+/* Insert or remove m->r[i] as the model says, publishing a new index. */
+static void model_update(struct kunit *test, struct index_model *m,
+			 unsigned int i, u64 gen, bool *prev_live)
+{
+	struct dm_stats_index *old = m->idx, *next;
+	u64 old_sum = old ? tree_sum(old->root) : 0;
+	unsigned int live = 0, j;
+
+	memcpy(prev_live, m->live, sizeof(m->live));
+	KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&m->pool, old), 0);
+	if (!m->live[i]) {
+		next = dm_stats_index_insert(&m->pool, old, m->r[i], gen);
+		KUNIT_ASSERT_NOT_NULL(test, next);
+		m->live[i] = true;
+	} else {
+		next = dm_stats_index_remove(&m->pool, old, m->r[i], gen);
+		m->live[i] = false;
+	}
+	for (j = 0; j < MODEL_MAX; j++)
+		live += m->live[j];
+	KUNIT_ASSERT_EQ(test, !next, !live);
+	if (next) {
+		KUNIT_ASSERT_EQ(test, next->nr, live);
+		KUNIT_ASSERT_EQ(test, next->gen, gen);
+	}
+	/* The old snapshot is untouched: a reader still on it sees it all. */
+	if (old) {
+		KUNIT_ASSERT_EQ(test, tree_sum(old->root), old_sum);
+		index_check(test, old);
+	}
+	m->idx = next;
+}
+
 static void index_random_vs_model(struct kunit *test)
 {
 	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	bool *prev_live = kunit_kzalloc(test, sizeof(m->live), GFP_KERNEL);
 	unsigned long base = dm_stats_mem_used();
 	struct rnd_state rnd;
-	unsigned int step, live = 0;
+	unsigned int step;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, prev_live);
 	alloc_model(test, m);
 	prandom_seed_state(&rnd, 7);
 	for (step = 0; step < 3000; step++) {
 		unsigned int i = prandom_u32_state(&rnd) % MODEL_MAX;
-		struct dm_stats_index *next;
+		struct dm_stats_index *old = m->idx;
 
 		if (!m->live[i]) {
 			/* Mix tiny, tiled, nested and whole-space regions. */
@@ -521,52 +639,108 @@ static void index_random_vs_model(struct kunit *test)
 
 			m->r[i]->start = kind == 3 ? 0 : s;
 			m->r[i]->end = m->r[i]->start + len;
-			next = dm_stats_index_insert(m->idx, m->r[i], step + 1);
-			KUNIT_ASSERT_NOT_NULL(test, next);
-			m->live[i] = true;
-			live++;
-		} else {
-			next = dm_stats_index_remove(m->idx, m->r[i], step + 1);
-			m->live[i] = false;
-			live--;
-			KUNIT_ASSERT_EQ(test, !next, !live);
+			m->r[i]->flags = prandom_u32_state(&rnd) % 8 ? 0 :
+					 DM_STATS_PRECISE_TIMESTAMPS;
 		}
-		dm_stats_index_free(m->idx);
-		m->idx = next;
+		model_update(test, m, i, step + 1, prev_live);
 		if (m->idx)
-			KUNIT_ASSERT_EQ(test, m->idx->nr, live);
+			index_check(test, m->idx);
 		if (step % 10 == 0) {
 			sector_t lo = prandom_u32_state(&rnd) % 10500;
 			sector_t hi = lo + 1 + prandom_u32_state(&rnd) % 300;
 
-			index_query_check(test, m, lo, hi);
-			index_query_check(test, m, lo, lo + 1);
+			index_query_check(test, m, m->idx, m->live, lo, hi);
+			index_query_check(test, m, m->idx, m->live, lo, lo + 1);
+			/* And the snapshot before this update, still intact. */
+			if (old)
+				index_query_check(test, m, old, prev_live, lo, hi);
 		}
+		dm_stats_index_free(old);
 	}
-	dm_stats_index_free(m->idx);
+	dm_stats_index_destroy(m->idx);
+	dm_stats_index_pool_drain(&m->pool);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
+/*
+ * Tiles created in order and deleted in order (what a tool creating
+ * thousands of regions does) keep the tree balanced, and every update
+ * copies O(log R) nodes, not O(R).
+ */
+static void index_sequential_balanced(struct kunit *test)
+{
+	const unsigned int n = 4096;
+	struct dm_stats_region *r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
+	struct dm_stats_index_pool pool = {};
+	unsigned long base = dm_stats_mem_used();
+	struct dm_stats_index *idx = NULL, *next;
+	unsigned int i, retired, most = 0;
+	struct dm_stats_index_node *x;
+	u64 gen = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < 2 * n; i++) {
+		struct dm_stats_region *cur = &r[i < n ? i : i - n];
+
+		if (i < n) {
+			cur->start = (sector_t)i * 8;
+			cur->end = cur->start + 8;
+		}
+		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+		if (i < n)
+			next = dm_stats_index_insert(&pool, idx, cur, ++gen);
+		else
+			next = dm_stats_index_remove(&pool, idx, cur, ++gen);
+		if (idx) {
+			retired = 0;
+			for (x = idx->retired; x; x = x->next)
+				retired++;
+			most = max(most, retired);
+			dm_stats_index_free(idx);
+		}
+		idx = next;
+		if (i == n - 1) {
+			index_check(test, idx);
+			/* AVL: height <= 1.44 log2(n + 2), 17 for 4096. */
+			KUNIT_EXPECT_LE(test, idx->root->height, 17);
+		}
+		if (idx && i % 512 == 0)
+			index_check(test, idx);
+	}
+	KUNIT_EXPECT_NULL(test, idx);
+	/* At most the path and the nodes rotations move: 3 per level. */
+	KUNIT_EXPECT_LE(test, most, 3U * 17);
+	KUNIT_EXPECT_GT(test, most, 0U);
+	dm_stats_index_pool_drain(&pool);
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
 static void index_sorted_and_augmented(struct kunit *test)
 {
 	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
-	struct dm_stats_index *next;
+	bool *prev_live = kunit_kzalloc(test, sizeof(m->live), GFP_KERNEL);
+	struct dm_stats_index *old;
+	sector_t max_end = 0;
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, prev_live);
 	alloc_model(test, m);
 	for (i = 0; i < 100; i++) {
-		m->r[i]->start = (i * 37) % 100;
+		/* Many equal starts: the region breaks ties. */
+		m->r[i]->start = (i * 37) % 50;
 		m->r[i]->end = m->r[i]->start + 1 + i % 7;
-		next = dm_stats_index_insert(m->idx, m->r[i], i + 1);
-		KUNIT_ASSERT_NOT_NULL(test, next);
-		dm_stats_index_free(m->idx);
-		m->idx = next;
+		max_end = max(max_end, m->r[i]->end);
+		old = m->idx;
+		model_update(test, m, i, i + 1, prev_live);
+		dm_stats_index_free(old);
 	}
 	KUNIT_EXPECT_EQ(test, m->idx->gen, 100);
-	for (i = 1; i < m->idx->nr; i++)
-		KUNIT_EXPECT_LE(test, m->idx->e[i - 1].start, m->idx->e[i].start);
-	dm_stats_index_free(m->idx);
+	KUNIT_EXPECT_EQ(test, m->idx->nr, 100);
+	index_check(test, m->idx);
+	KUNIT_EXPECT_EQ(test, m->idx->root->max_end, max_end);
+	dm_stats_index_destroy(m->idx);
+	dm_stats_index_pool_drain(&m->pool);
 }
 
 /* ------------------------------------------------ splitting I/O, counters */
@@ -846,6 +1020,7 @@ static struct kunit_suite dm_stats_message_suite = {
 static struct kunit_case dm_stats_index_cases[] = {
 	KUNIT_CASE(index_random_vs_model),
 	KUNIT_CASE(index_sorted_and_augmented),
+	KUNIT_CASE(index_sequential_balanced),
 	KUNIT_CASE(hist_bucket_boundaries),
 	KUNIT_CASE(hist_bucket_random),
 	{}

@@ -254,17 +254,28 @@ int dm_stats_region_create(struct dm_stats *st,
 		return PTR_ERR(r);
 
 	mutex_lock(&st->mutex);
+	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
+	/* After this, the index update cannot fail. */
+	ret = dm_stats_index_reserve(&st->pool, old);
+	if (ret) {
+		if (!old)
+			dm_stats_index_pool_drain(&st->pool);
+		mutex_unlock(&st->mutex);
+		region_free(r);
+		return ret;
+	}
 	ret = xa_alloc(&st->regions, &id, r, XA_LIMIT(0, INT_MAX), GFP_KERNEL);
 	if (ret) {
+		if (!old)
+			dm_stats_index_pool_drain(&st->pool);
 		mutex_unlock(&st->mutex);
 		region_free(r);
 		return ret == -EBUSY ? -ENFILE : ret;
 	}
 	r->id = id;
 	r->gen = dm_stats_next_gen();
-	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
-	idx = dm_stats_index_insert(old, r, r->gen);
-	if (!idx) {
+	idx = dm_stats_index_insert(&st->pool, old, r, r->gen);
+	if (WARN_ON_ONCE(!idx)) {
 		xa_erase(&st->regions, id);
 		mutex_unlock(&st->mutex);
 		region_free(r);
@@ -301,13 +312,21 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOENT;
 	}
 	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
-	idx = dm_stats_index_remove(old, r, dm_stats_next_gen());
-	if (!idx && old->nr > 1) {
+	if (dm_stats_index_reserve(&st->pool, old)) {
+		mutex_unlock(&st->mutex);
+		return -ENOMEM;
+	}
+	/* NULL: @r was the last region. */
+	idx = dm_stats_index_remove(&st->pool, old, r, dm_stats_next_gen());
+	if (WARN_ON_ONCE(!idx && old->nr > 1)) {
 		mutex_unlock(&st->mutex);
 		return -ENOMEM;
 	}
 	xa_erase(&st->regions, id);
 	rcu_assign_pointer(st->index, idx);
+	/* No region left: no statistics memory either. */
+	if (!idx)
+		dm_stats_index_pool_drain(&st->pool);
 	mutex_unlock(&st->mutex);
 
 	WRITE_ONCE(dm_stats_rcu_pending, true);
@@ -325,8 +344,9 @@ void dm_stats_cleanup(struct dm_stats *st)
 	struct dm_stats_region *r;
 	unsigned long id;
 
-	dm_stats_index_free(rcu_dereference_protected(st->index, true));
+	dm_stats_index_destroy(rcu_dereference_protected(st->index, true));
 	RCU_INIT_POINTER(st->index, NULL);
+	dm_stats_index_pool_drain(&st->pool);
 	xa_for_each(&st->regions, id, r) {
 		size_t area;
 

@@ -17,6 +17,7 @@
 
 struct mapped_device;
 struct dm_stats_index;
+struct dm_stats_index_node;
 struct dm_stats_last_position;
 
 int dm_statistics_init(void);
@@ -43,18 +44,32 @@ struct dm_stats_aux {
 };
 #else
 /**
+ * struct dm_stats_index_pool - memory set aside for updating the index
+ * @free: spare tree nodes, linked by their next field
+ * @spare: a spare index header, or NULL
+ * @nr: number of nodes in @free
+ */
+struct dm_stats_index_pool {
+	struct dm_stats_index_node *free;
+	struct dm_stats_index *spare;
+	unsigned int nr;
+};
+
+/**
  * struct dm_stats - statistics state of one mapped device
  * @mutex: serialises the @stats_* messages of this device
  * @regions: region id -> region, for the messages
  * @index: regions sorted by sector, published with RCU for the I/O path;
  *	NULL while the device has no region
  * @last: per-CPU end of the previous I/O, for merge detection
+ * @pool: nodes for the next index update, under @mutex
  */
 struct dm_stats {
 	struct mutex mutex;	/* serialises messages */
 	struct xarray regions;
 	struct dm_stats_index __rcu *index;
 	struct dm_stats_last_position __percpu *last;
+	struct dm_stats_index_pool pool;
 };
 
 /**

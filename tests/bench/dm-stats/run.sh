@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # dm-stats benchmark, guest part (run by tests/bench/dm-stats/host.sh on the
-# stock kernel): Debian's dm-mod.ko and iotally's are loaded in turn, in
-# interleaved rounds, and measured on the same dm-linear over null_blk.
+# stock kernel): Debian's dm-mod.ko and iotally's are loaded in turn and
+# measured on the same dm-linear over null_blk, each row on both engines
+# back to back, in rounds.
 #
 # Per engine and round, one line per measurement on the TAP stream:
 #   # BENCH engine=E round=N row=R iops=X
@@ -130,34 +131,57 @@ row_10k() {
 	drop_dev
 }
 
-bench_engine() { # ENGINE ROUND
+# row_msgs ROW: the messages that set ROW up, in /tmp/msgs. Messages go
+# through a file: a function in a pipeline would run in a subshell and lose
+# its TAP count.
+row_msgs() {
+	case $1 in
+	whole1) echo "@stats_create - /1" ;;
+	whole1-hist16-precise) echo "@stats_create - /1 2 precise_timestamps histogram:$HIST" ;;
+	overlap100) same 100 "@stats_create - /1" ;;
+	tiled1k) tiles 1000 ;;
+	esac >/tmp/msgs
+}
+
+# measure_row ENGINE ROUND ROW: load ENGINE, set ROW up on a new device and
+# measure it.
+measure_row() {
 	load_engine "$1"
 	make_dev
 	fio_iops >/dev/null # warm-up, not measured
-	measure "$1" "$2" none
-	drop_dev
-	# Messages go through a file: a function in a pipeline would run in a
-	# subshell and lose its TAP count.
-	echo "@stats_create - /1" >/tmp/msgs
-	with_regions "$1" "$2" whole1 </tmp/msgs
-	echo "@stats_create - /1 2 precise_timestamps histogram:$HIST" >/tmp/msgs
-	with_regions "$1" "$2" whole1-hist16-precise </tmp/msgs
-	same 100 "@stats_create - /1" >/tmp/msgs
-	with_regions "$1" "$2" overlap100 </tmp/msgs
-	tiles 1000 >/tmp/msgs
-	with_regions "$1" "$2" tiled1k </tmp/msgs
-	[ "$2" -le "$BIG_ROUNDS" ] && row_10k "$1" "$2"
+	if [ "$3" = none ]; then
+		measure "$1" "$2" none
+		drop_dev
+	else
+		drop_dev
+		row_msgs "$3"
+		with_regions "$1" "$2" "$3" </tmp/msgs
+	fi
 }
 
+# Each row is measured on both engines back to back, so that the two
+# numbers of a pair see the same load on the host (which drifts by far more
+# than the engines differ over the minute a whole round takes); which
+# engine goes first alternates from pair to pair.
+ROWS="none whole1 whole1-hist16-precise overlap100 tiled1k"
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	# Alternate which engine goes first, so neither always runs warm.
-	if [ $((r % 2)) = 1 ]; then
-		bench_engine stock $r
-		bench_engine ours $r
-	else
-		bench_engine ours $r
-		bench_engine stock $r
+	k=$r
+	for row in $ROWS; do
+		if [ $((k % 2)) = 1 ]; then
+			measure_row stock $r $row
+			measure_row ours $r $row
+		else
+			measure_row ours $r $row
+			measure_row stock $r $row
+		fi
+		k=$((k + 1))
+	done
+	if [ "$r" -le "$BIG_ROUNDS" ]; then
+		for e in stock ours; do
+			load_engine $e
+			row_10k $e $r
+		done
 	fi
 	r=$((r + 1))
 done
