@@ -577,26 +577,6 @@ int statistic_define_raw(struct statistic *stat, s64 range_min,
 }
 EXPORT_SYMBOL_GPL(statistic_define_raw);
 
-/**
- * __statistic_add() - the out-of-line part of statistic_add()
- * @stat: the statistic
- * @x: X
- * @y: Y
- *
- * Context: any; see statistic_add().
- */
-void __statistic_add(struct statistic *stat, s64 x, u64 y)
-{
-	struct statistic_data *data;
-
-	rcu_read_lock_sched_notrace();
-	data = rcu_dereference_sched(stat->active);
-	if (data)
-		statistic_data_add(data, x, y);
-	rcu_read_unlock_sched_notrace();
-}
-EXPORT_SYMBOL_GPL(__statistic_add);
-
 static int __init statistic_init(void)
 {
 	return statistic_debugfs_init();

@@ -55,10 +55,14 @@ static const char * const bench_type_names[BENCH_TYPES] = {
 	"value", "range", "list", "array", "history", "raw",
 };
 
-/* Cases: the empty loop, this_cpu_add(), then each type running, stopped */
+/*
+ * Cases: the empty loop, this_cpu_add(), this_cpu_add() in a function of
+ * its own (what any call costs), then each type running, stopped.
+ */
 enum {
 	BENCH_EMPTY,
 	BENCH_BASE,
+	BENCH_CALL,
 	BENCH_STATS,
 	BENCH_CASES = BENCH_STATS + 2 * BENCH_TYPES,
 };
@@ -91,6 +95,19 @@ static noinline void bench_loop_base(unsigned int n)
 		this_cpu_add(bench_counter, i & BENCH_X_MASK);
 }
 
+static noinline void bench_add_called(unsigned long x)
+{
+	this_cpu_add(bench_counter, x);
+}
+
+static noinline void bench_loop_call(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		bench_add_called(i & BENCH_X_MASK);
+}
+
 static noinline void bench_loop_stat(struct statistic *stat, unsigned int n)
 {
 	unsigned int i;
@@ -110,6 +127,8 @@ static u64 bench_batch(unsigned int c, unsigned int n)
 		bench_loop_empty(n);
 	else if (c == BENCH_BASE)
 		bench_loop_base(n);
+	else if (c == BENCH_CALL)
+		bench_loop_call(n);
 	else
 		bench_loop_stat(bench_stats[c - BENCH_STATS], n);
 	t1 = get_cycles();
@@ -245,6 +264,8 @@ static const char *bench_case_name(unsigned int c, const char **state)
 		return "(empty loop)";
 	if (c == BENCH_BASE)
 		return "this_cpu_add";
+	if (c == BENCH_CALL)
+		return "(called)";
 	c -= BENCH_STATS;
 	*state = c < BENCH_TYPES ? "running" : "stopped";
 	return bench_type_names[c % BENCH_TYPES];

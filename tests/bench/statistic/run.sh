@@ -45,9 +45,9 @@ fi
 cat "$RUN" >/tmp/table
 sed 's/^/# BENCH /' /tmp/table
 
-# 2 header lines, a column line, the empty loop, this_cpu_add and six
-# types running and stopped.
-check_eq "table rows" 17 "$(wc -l </tmp/table)"
+# 2 header lines, a column line, the empty loop, this_cpu_add() inline and
+# in a function of its own, and six types running and stopped.
+check_eq "table rows" 18 "$(wc -l </tmp/table)"
 for t in value range list array history raw; do
 	check_eq "table has $t running and stopped" 2 "$(grep -cE "^$t +(running|stopped) " /tmp/table)"
 done
