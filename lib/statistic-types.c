@@ -264,11 +264,12 @@ static __always_inline void range_add(local64_t *cells, s64 x, u64 y)
 }
 
 /*
- * Interval k > 0 holds (bound(k - 1), bound(k)], interval 0 everything up
- * to range_min, the last one everything above the last bound.
+ * For X in [range_min, range_max]: interval k > 0 holds (bound(k - 1),
+ * bound(k)], interval 0 range_min itself, the last one X above the last
+ * bound (up to range_max).
  */
-static __always_inline unsigned int array_index(const struct statistic_data *data,
-						 s64 x)
+static __always_inline unsigned int
+array_index(const struct statistic_data *data, s64 x)
 {
 	const struct statistic_config *cfg = &data->cfg;
 	unsigned int last = data->nbuckets - 1;
@@ -459,8 +460,7 @@ void __statistic_add(struct statistic *stat, s64 x, u64 y)
 	cpu = this_cpu_read(*data->cpu);
 	kind = data->kind;
 	/* one unsigned comparison for range_min <= x <= range_max */
-	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span) &&
-	    kind != STATISTIC_KIND_ARRAY)
+	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span))
 		local64_inc(&cpu->out_of_range);
 	else if (likely(kind == STATISTIC_KIND_INCREMENTS))
 		local64_add(y, &cpu->cells[0]);

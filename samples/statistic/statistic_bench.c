@@ -285,9 +285,11 @@ static int bench_report_make(struct bench_run *one, struct bench_run *all)
 	for (c = 0; c < BENCH_CASES; c++)
 		med1[c] = bench_median(one, 0, c);
 
-	seq_buf_printf(&s, "# statistic_add(): get_cycles() ticks per call, median of %u batches of %u calls\n",
+	seq_buf_printf(&s,
+		       "# get_cycles() ticks per call: median of %u batches of %u calls\n",
 		       one->batches, one->ops);
-	seq_buf_printf(&s, "# ratio: to this_cpu_add() on as many CPUs; 2cpu/1cpu: per-CPU cost on %u CPUs at once over 1 CPU\n",
+	seq_buf_printf(&s,
+		       "# ratio: over this_cpu_add(); 2cpu/1cpu: worst of %u CPUs at once over 1\n",
 		       all->nthreads);
 	seq_buf_printf(&s, "%-13s %-8s %8s %6s", "type", "state", "1cpu", "ratio");
 	for (t = 0; t < all->nthreads; t++) {
