@@ -484,17 +484,17 @@ EXPORT_SYMBOL_GPL(statistic_define_list);
 /**
  * statistic_define_array() - make a statistic a histogram of X intervals
  * @stat: the statistic
- * @range_min: the first bound
- * @range_max: no bound lies above it
+ * @range_min: the first bound; smaller X count as out of range
+ * @range_max: no bound lies above it; larger X count as out of range
  * @base_interval: width of the intervals (lin), of the first interval (log2)
  * @scale: %STATISTIC_SCALE_LIN: bounds range_min + k * base_interval;
  *	%STATISTIC_SCALE_LOG2: bounds range_min, then range_min +
  *	base_interval * 2^k
  *
  * Keeps the total of Y per interval (bound(k-1), bound(k)]. The first
- * interval takes every X up to range_min, the last every X above the last
- * bound, so nothing is out of range. Data file: "<name> <=<bound> <total>"
- * per bound, then "<name> ><last bound> <total>". At most 65536 intervals.
+ * interval holds X = range_min, the last X above the last bound up to
+ * range_max. Data file: "<name> <=<bound> <total>" per bound, then
+ * "<name> ><last bound> <total>". At most 65536 intervals.
  * Replaces the definition and discards the data; keeps the on/off state.
  *
  * Context: process context, may sleep.
@@ -576,26 +576,6 @@ int statistic_define_raw(struct statistic *stat, s64 range_min,
 	return statistic_define(stat, &cfg);
 }
 EXPORT_SYMBOL_GPL(statistic_define_raw);
-
-/**
- * __statistic_add() - the out-of-line part of statistic_add()
- * @stat: the statistic
- * @x: X
- * @y: Y
- *
- * Context: any; see statistic_add().
- */
-void __statistic_add(struct statistic *stat, s64 x, u64 y)
-{
-	struct statistic_data *data;
-
-	rcu_read_lock_sched_notrace();
-	data = rcu_dereference_sched(stat->active);
-	if (data)
-		statistic_data_add(data, x, y);
-	rcu_read_unlock_sched_notrace();
-}
-EXPORT_SYMBOL_GPL(__statistic_add);
 
 static int __init statistic_init(void)
 {

@@ -89,10 +89,22 @@ struct statistic_raw {
 	struct statistic_raw_entry ring[];
 };
 
+/* What __statistic_add() does with a pair in range: one test per kind. */
+enum statistic_kind {
+	STATISTIC_KIND_INCREMENTS,	/* value, mode=increments */
+	STATISTIC_KIND_PRODUCTS,	/* value, mode=products */
+	STATISTIC_KIND_ARRAY,
+	STATISTIC_KIND_RANGE,
+	STATISTIC_KIND_OTHER,		/* list, history, raw: out of line */
+};
+
 /**
  * struct statistic_data - one generation of a statistic's data
- * @cfg: the definition it was made for
+ * @kind: enum statistic_kind, from @cfg
+ * @span: range_max - range_min (as u64): X is in range if
+ *	(u64)X - (u64)range_min <= @span
  * @cpu: per-CPU blocks
+ * @cfg: the definition it was made for
  * @ncells: cells per CPU block
  * @nbuckets: array: intervals including the last ">" one
  * @shift: array: log2 of base_interval if it is a power of two, else -1
@@ -107,8 +119,10 @@ struct statistic_raw {
  * adds still running on the old one finish before it is freed (RCU).
  */
 struct statistic_data {
-	struct statistic_config cfg;
+	unsigned int kind;
+	u64 span;
 	struct statistic_cpu * __percpu *cpu;
+	struct statistic_config cfg;
 	unsigned int ncells;
 	unsigned int nbuckets;
 	int shift;
@@ -145,7 +159,6 @@ int statistic_config_check(const struct statistic_config *cfg);
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 					    u64 (*clock)(void), u64 origin);
 void statistic_data_free(struct statistic_data *data);
-void statistic_data_add(struct statistic_data *data, s64 x, u64 y);
 u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
 

@@ -256,9 +256,9 @@ static void array_check(struct kunit *test, s64 min, s64 max, u64 base,
 	struct statistic_interface *iface = new_iface(test);
 	struct statistic *stat = new_stat(test, iface, "a");
 	s64 bounds[64];
-	u64 *want;
+	u64 *want, out = 0;
 	unsigned int n, i;
-	char *expect, *p;
+	char *expect, *p, num[24];
 	s64 x;
 
 	n = model_bounds(min, max, base, log2, bounds, ARRAY_SIZE(bounds));
@@ -273,17 +273,23 @@ static void array_check(struct kunit *test, s64 min, s64 max, u64 base,
 	for (x = from; x <= to; x++) {
 		u64 y = (u64)(x - from) % 7 + 1;
 
+		statistic_add(stat, x, y);
+		/* the spec: X below range_min or above range_max is a hit out of range */
+		if (x < min || x > max) {
+			out++;
+			continue;
+		}
 		for (i = 0; i < n && x > bounds[i]; i++)
 			;
 		want[i] += y;
-		statistic_add(stat, x, y);
 	}
 	p = expect;
 	for (i = 0; i < n; i++)
 		p += sprintf(p, "a <=%lld %llu\n", bounds[i], want[i]);
 	sprintf(p, "a >%lld %llu\n", bounds[n - 1], want[n]);
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface), expect);
-	KUNIT_EXPECT_STREQ(test, attr(test, iface, "a", "hits_out_of_range"), "0");
+	snprintf(num, sizeof(num), "%llu", out);
+	KUNIT_EXPECT_STREQ(test, attr(test, iface, "a", "hits_out_of_range"), num);
 }
 
 static void array_log2_spec(struct kunit *test)
@@ -292,10 +298,11 @@ static void array_log2_spec(struct kunit *test)
 	struct statistic_interface *iface = new_iface(test);
 	struct statistic *stat = new_stat(test, iface, "lat");
 
-	ret = statistic_define_array(stat, 0, 1024, 1, STATISTIC_SCALE_LOG2);
+	/* the spec's latencies: bounds 0, 1, 2, 4, ... 1024 and ">1024" */
+	ret = statistic_define_array(stat, 0, 2047, 1, STATISTIC_SCALE_LOG2);
 	KUNIT_ASSERT_EQ(test, 0, ret);
 	statistic_start(stat);
-	statistic_add(stat, -7, 1);	/* <=0 */
+	statistic_add(stat, -7, 1);	/* below range_min: out of range */
 	statistic_add(stat, 0, 1);	/* <=0 */
 	statistic_add(stat, 1, 2);	/* <=1 */
 	statistic_add(stat, 3, 3);	/* <=4 */
@@ -305,14 +312,27 @@ static void array_log2_spec(struct kunit *test)
 	statistic_add(stat, 513, 6);	/* <=1024 */
 	statistic_add(stat, 1024, 6);	/* <=1024 */
 	statistic_add(stat, 1025, 7);	/* >1024 */
-	statistic_add(stat, S64_MAX, 7);	/* >1024 */
+	statistic_add(stat, 2047, 7);	/* >1024 */
+	statistic_add(stat, 2048, 8);	/* above range_max: out of range */
+	statistic_add(stat, S64_MAX, 9);	/* out of range */
+	statistic_add(stat, S64_MIN, 9);	/* out of range */
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface),
-			   "lat <=0 2\nlat <=1 2\nlat <=2 0\nlat <=4 6\n"
+			   "lat <=0 1\nlat <=1 2\nlat <=2 0\nlat <=4 6\n"
 			   "lat <=8 4\nlat <=16 0\nlat <=32 0\nlat <=64 0\n"
 			   "lat <=128 0\nlat <=256 0\nlat <=512 5\n"
 			   "lat <=1024 12\nlat >1024 14\n");
+	KUNIT_EXPECT_STREQ(test, attr(test, iface, "lat", "hits_out_of_range"), "4");
 	KUNIT_EXPECT_STREQ(test, attr(test, iface, "lat", "base_interval"), "1");
 	KUNIT_EXPECT_STREQ(test, attr(test, iface, "lat", "scale"), "log2");
+
+	/* range_max on the last bound: the ">" interval stays empty */
+	ret = statistic_define_array(stat, 0, 1024, 1, STATISTIC_SCALE_LOG2);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	statistic_add(stat, 1024, 2);
+	statistic_add(stat, 1025, 3);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(data_text(test, iface),
+					   "lat <=1024 2\nlat >1024 0\n"));
+	KUNIT_EXPECT_STREQ(test, attr(test, iface, "lat", "hits_out_of_range"), "1");
 }
 
 static void array_log2_models(struct kunit *test)

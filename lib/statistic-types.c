@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) "statistic: " fmt
 
+#include <linux/export.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -166,15 +167,21 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 	data->clock = clock;
 	data->origin = origin;
 	data->shift = -1;
+	data->span = (u64)cfg->range_max - (u64)cfg->range_min;
+	data->kind = STATISTIC_KIND_OTHER;
 
 	switch (cfg->type) {
 	case STATISTIC_TYPE_VALUE:
 		data->ncells = 1;
+		data->kind = cfg->mode == STATISTIC_MODE_PRODUCTS ?
+			     STATISTIC_KIND_PRODUCTS : STATISTIC_KIND_INCREMENTS;
 		break;
 	case STATISTIC_TYPE_RANGE:
 		data->ncells = RANGE_CELLS;
+		data->kind = STATISTIC_KIND_RANGE;
 		break;
 	case STATISTIC_TYPE_ARRAY:
+		data->kind = STATISTIC_KIND_ARRAY;
 		data->nbuckets = array_bounds(cfg) + 1;
 		data->ncells = data->nbuckets;
 		if (is_power_of_2(cfg->base_interval))
@@ -231,7 +238,7 @@ static inline u64 product(s64 x, u64 y)
  * Minimum and maximum first, then the accumulator, then the number: a
  * reader that sees a number sees the minimum and maximum that go with it.
  */
-static void range_add(local64_t *cells, s64 x, u64 y)
+static __always_inline void range_add(local64_t *cells, s64 x, u64 y)
 {
 	s64 cur, seen;
 
@@ -257,10 +264,12 @@ static void range_add(local64_t *cells, s64 x, u64 y)
 }
 
 /*
- * Interval k > 0 holds (bound(k - 1), bound(k)], interval 0 everything up
- * to range_min, the last one everything above the last bound.
+ * For X in [range_min, range_max]: interval k > 0 holds (bound(k - 1),
+ * bound(k)], interval 0 range_min itself, the last one X above the last
+ * bound (up to range_max).
  */
-static unsigned int array_index(const struct statistic_data *data, s64 x)
+static __always_inline unsigned int
+array_index(const struct statistic_data *data, s64 x)
 {
 	const struct statistic_config *cfg = &data->cfg;
 	unsigned int last = data->nbuckets - 1;
@@ -396,36 +405,16 @@ static void raw_add(struct statistic_data *data, s64 x, u64 y)
 	raw_spin_unlock_irqrestore(&raw->lock, flags);
 }
 
-/**
- * statistic_data_add() - process one (X, Y) pair
- * @data: the running generation
- * @x: X
- * @y: Y
- *
- * Context: preemption disabled (the RCU read side of @data).
+/*
+ * The types whose add is more than a few instructions: kept out of line so
+ * that the hot path of value, range and array needs no stack frame.
  */
-void statistic_data_add(struct statistic_data *data, s64 x, u64 y)
+static noinline void data_add_slow(struct statistic_data *data,
+				   struct statistic_cpu *cpu, s64 x, u64 y)
 {
-	struct statistic_cpu *cpu = this_cpu_read(*data->cpu);
 	local64_t *slot;
 
-	if (data->cfg.type != STATISTIC_TYPE_ARRAY &&
-	    (x < data->cfg.range_min || x > data->cfg.range_max)) {
-		local64_inc(&cpu->out_of_range);
-		return;
-	}
-
 	switch (data->cfg.type) {
-	case STATISTIC_TYPE_VALUE:
-		local64_add(data->cfg.mode == STATISTIC_MODE_PRODUCTS ?
-			    product(x, y) : y, &cpu->cells[0]);
-		break;
-	case STATISTIC_TYPE_RANGE:
-		range_add(cpu->cells, x, y);
-		break;
-	case STATISTIC_TYPE_ARRAY:
-		local64_add(y, &cpu->cells[array_index(data, x)]);
-		break;
 	case STATISTIC_TYPE_LIST:
 		list_add_pair(data, cpu, x, y);
 		break;
@@ -440,8 +429,53 @@ void statistic_data_add(struct statistic_data *data, s64 x, u64 y)
 	case STATISTIC_TYPE_RAW:
 		raw_add(data, x, y);
 		break;
+	default:
+		break;
 	}
 }
+
+/**
+ * __statistic_add() - the out-of-line part of statistic_add()
+ * @stat: the statistic
+ * @x: X
+ * @y: Y
+ *
+ * The hot path: one function without a stack frame for value, range and
+ * array, which update this CPU's block with local64 operations inside an
+ * RCU-sched read side (preemption disabled, which also keeps the block
+ * this CPU's).
+ *
+ * Context: any; see statistic_add().
+ */
+void __statistic_add(struct statistic *stat, s64 x, u64 y)
+{
+	struct statistic_data *data;
+	struct statistic_cpu *cpu;
+	unsigned int kind;
+
+	rcu_read_lock_sched_notrace();
+	data = rcu_dereference_sched(stat->active);
+	if (unlikely(!data))
+		goto out;
+	cpu = this_cpu_read(*data->cpu);
+	kind = data->kind;
+	/* one unsigned comparison for range_min <= x <= range_max */
+	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span))
+		local64_inc(&cpu->out_of_range);
+	else if (likely(kind == STATISTIC_KIND_INCREMENTS))
+		local64_add(y, &cpu->cells[0]);
+	else if (kind == STATISTIC_KIND_PRODUCTS)
+		local64_add(product(x, y), &cpu->cells[0]);
+	else if (kind == STATISTIC_KIND_ARRAY)
+		local64_add(y, &cpu->cells[array_index(data, x)]);
+	else if (kind == STATISTIC_KIND_RANGE)
+		range_add(cpu->cells, x, y);
+	else
+		data_add_slow(data, cpu, x, y);
+out:
+	rcu_read_unlock_sched_notrace();
+}
+EXPORT_SYMBOL_GPL(__statistic_add);
 
 /* Reading: fold all CPUs. */
 

@@ -36,7 +36,8 @@
 
 /* Default definitions; users change them in the definition file. */
 #define DMS_SIZES_ENTRIES	256
-#define DMS_LATENCY_MAX_US	BIT(20)
+/* log2 bounds up to 2^20 us; ">1048576" holds up to 2^21 - 1 us, longer is out of range */
+#define DMS_LATENCY_MAX_US	(BIT(21) - 1)
 #define DMS_HISTORY_ENTRIES	60
 #define DMS_HISTORY_PERIOD_US	USEC_PER_SEC
 

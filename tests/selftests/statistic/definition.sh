@@ -100,10 +100,13 @@ check_eq "type change to history (spec example)" \
 	"$rc $(def_line $I s1 | grep -o 'type=.*period=[0-9]*')"
 def $I "name=s1 type=array base_interval=4 scale=lin range_min=0 range_max=10"
 ctl "add $I s1 -3 1" "add $I s1 0 1" "add $I s1 1 2" "add $I s1 4 3" "add $I s1 5 4" "add $I s1 9 5" "add $I s1 99 6"
-check_eq "array lin: intervals and edges" "s1 <=0 2
+# -3 and 99 are out of range (the spec: below range_min, above range_max);
+# 0 is range_min itself, 9 lies in (8, 10]
+check_eq "array lin: intervals and edges" "s1 <=0 1
 s1 <=4 5
 s1 <=8 4
-s1 >8 11" "$(data $I | grep '^s1')"
+s1 >8 5" "$(data $I | grep '^s1')"
+check_eq "array lin: hits_out_of_range" 2 "$(attr $I s1 hits_out_of_range)"
 def $I "name=s1 type=value mode=increments"
 check_eq "type change to value" "0 value increments" \
 	"$rc $(attr $I s1 type) $(attr $I s1 mode)"

@@ -88,7 +88,9 @@ for s in request_sizes_scsi_write request_sizes_scsi_read; do
 done
 ctl "create $L request_sizes_scsi_nodata bytes/incidents"
 for s in latencies_scsi_write latencies_scsi_read latencies_scsi_nodata; do
-	ctl "create $L $s milliseconds/incidents" "define $L $s array 0 1024 1 log2"
+	# bounds 0, 1, 2, 4 ... 1024 need range_max in 1024..2047; the spec's
+	# ">1024" line is not empty, so range_max is above 1024
+	ctl "create $L $s milliseconds/incidents" "define $L $s array 0 2047 1 log2"
 done
 for s in pending_scsi_write pending_scsi_read; do
 	ctl "create $L $s commands/incidents" "define $L $s range 0 4096"
@@ -103,7 +105,7 @@ ctl "$W 0x64000 1 13" "$W 0x65000 11" "$W 0x67000 9" "$W 0x73000 8" \
 W="add $L latencies_scsi_write"
 R="add $L latencies_scsi_read"
 ctl "$W 3 174" "$W 8 872" "$W 9 2555" "$W 32 2483" "$W 50 2000" \
-	"$W 100 1990" "$W 256 1950" "$W 300 1900" "$W 1024 1872" "$W 5000 1637" \
+	"$W 100 1990" "$W 256 1950" "$W 300 1900" "$W 1024 1872" "$W 2047 1637" \
 	"$R 4 57265" "$R 5 13610" "$R 16 1082" "$R 17 319" "$R 64 63" "$R 65 10"
 range_feed $L pending_scsi_write 17121 1 28.502 32
 range_feed $L pending_scsi_read 72348 3 3.002 5
@@ -171,6 +173,13 @@ pending_scsi_write 17121 1 28.502 32
 pending_scsi_read 72348 3 3.002 5" "$got"
 check_eq "LUN sample: arrays have nothing out of range" 0 \
 	"$(attr $L latencies_scsi_write hits_out_of_range)"
+# The spec: hits_out_of_range counts X below range_min or above range_max,
+# for arrays too; such pairs change no interval.
+ctl "$W -1 5" "$W 2048 6" "$W 5000 7"
+check_eq "array: X out of range counts in hits_out_of_range" 3 \
+	"$(attr $L latencies_scsi_write hits_out_of_range)"
+check_eq "array: X out of range changes no interval" "$(echo "$want" | grep '^latencies_scsi_write ')" \
+	"$(data $L | grep '^latencies_scsi_write ')"
 check_eq "LUN sample: array definition" "base_interval=1 scale=log2" \
 	"$(def_line $L latencies_scsi_write | grep -o 'base_interval=[^ ]* scale=[^ ]*')"
 
