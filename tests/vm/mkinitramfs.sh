@@ -47,6 +47,9 @@ for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
 done
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/iotally-initramfs.XXXXXX")
+# mktemp makes it 0700; the archive's "." becomes the guest's / (0755, so
+# that an unprivileged user can reach the programs and their libraries).
+chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,root,tests}
 

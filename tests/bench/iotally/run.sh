@@ -36,11 +36,12 @@ dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/nullb0 0" ||
 
 echo "# BENCH kernel=$(uname -r) regions=$REGIONS rounds=$ROUNDS"
 
-# REGIONS one-area regions of equal size side by side, from one process.
+# REGIONS one-area regions of equal size side by side, from one process,
+# with dmstats' program_id: both tools report them by default.
 t0=$(cut -d' ' -f1 /proc/uptime)
 awk -v n="$REGIONS" -v s="$SECTORS" 'BEGIN {
 	t = int(s / n / 8) * 8
-	for (i = 0; i < n; i++) printf "@stats_create %d+%d %d\n", i * t, t, t
+	for (i = 0; i < n; i++) printf "@stats_create %d+%d %d dmstats -\n", i * t, t, t
 }' | dm-stats-msg -q "$DEV" || bail "cannot create $REGIONS regions"
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "# BENCH create_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"

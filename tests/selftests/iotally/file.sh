@@ -15,7 +15,7 @@ FSIMG=/tmp/iotally-fs.img
 # each other both in the file and on the device are one range (dmstats
 # --filemap does the same).
 file_ranges() {
-	filefrag -v -b512 "$1" | awk '
+	/usr/sbin/filefrag -v -b512 "$1" | awk '
 	$1 ~ /^[0-9]+:$/ {
 		gsub(/\.\./, " "); gsub(/:/, " ")
 		split($0, f, " ")
@@ -40,15 +40,29 @@ group_aux() {
 	stats_list "$FSVOL" | sed -n '1s/^[0-9]*: [^ ]* [^ ]* [^ ]* //p'
 }
 
+# regions_in_group0 JSON: how many regions `iotally list --json` puts in
+# group 0 (a region's keys are sorted: "group_id" comes before
+# "histogram_bounds_ns"; the group's own object has "members" there).
+regions_in_group0() {
+	printf '%s\n' "$1" | grep -o '"group_id":0,"histogram_bounds_ns"' | wc -l | tr -d ' '
+}
+
+# file_setup: the file system, or the step that failed in $step. e2fsprogs'
+# programs by their full paths: busybox runs its own applets first.
 file_setup() {
 	modprobe loop 2>/dev/null
 	modprobe ext4 2>/dev/null # the stock kernel mounts ext2 with ext4.ko
+	step="a 32 MiB image in /tmp"
 	dd if=/dev/zero of="$FSIMG" bs=1M count=32 2>/dev/null || return 1
+	step="losetup"
 	_loop=$(losetup -f) && losetup "$_loop" "$FSIMG" || return 1
+	step="dmsetup create $FSVOL"
 	dmsetup create --noudevsync "$FSVOL" --table "0 65536 linear $_loop 0" || return 1
 	# 1 KiB blocks: a file past 12 blocks gets an indirect block in the
 	# middle of its data, so it has more than one extent.
-	mke2fs -q -F -t ext2 -b 1024 -I 256 /dev/mapper/$FSVOL >/dev/null || return 1
+	step="mke2fs"
+	/sbin/mke2fs -q -F -t ext2 -b 1024 -I 256 /dev/mapper/$FSVOL >/dev/null || return 1
+	step="mount -t ext2"
 	mkdir -p "$MNT" && mount -t ext2 /dev/mapper/$FSVOL "$MNT"
 }
 
@@ -60,7 +74,8 @@ file_teardown() {
 }
 
 if ! file_setup; then
-	fail "set up ext2 on a dm device over loop" "see the console log"
+	fail "set up ext2 on a dm device over loop" "failed: $step"
+	file_teardown 2>/dev/null
 else
 	# 100 KiB in 1 KiB blocks: 12 direct blocks, an indirect block, 88 more.
 	dd if=/dev/urandom of="$MNT/data.db" bs=1k count=100 2>/dev/null
@@ -79,8 +94,7 @@ else
 	check_match "the regions are a dmstats group named after the file" \
 		"^DMS_GROUP=data\\.db:0-$((n - 1))(#|\$)" "$(group_aux)"
 	check_ok "iotally list $FSVOL --json" iotally list --json "$FSVOL"
-	check_eq "list puts every region in group 0" "$n" \
-		"$(printf '%s\n' "$out" | grep -o '"group_id":0' | wc -l | tr -d ' ')"
+	check_eq "list puts every region in group 0" "$n" "$(regions_in_group0 "$out")"
 	check_ok "dmstats list --allprograms" dmstats list --allprograms "$FSVOL"
 	check_match "dmstats list knows the group by the file's name" "data\\.db" "$out"
 
@@ -106,7 +120,7 @@ else
 		"$(echo "$want" | sort)" "$(region_ranges)"
 	check_match "after update: all of them in the group" "^DMS_GROUP=data\\.db:" "$(group_aux)"
 	check_eq "after update: the group lists every region" "$n2" \
-		"$(iotally list --json "$FSVOL" | grep -o '"group_id":0' | wc -l | tr -d ' ')"
+		"$(regions_in_group0 "$(iotally list --json "$FSVOL")")"
 	check_eq "regions that still map an extent kept their counters" "0" \
 		"$(dmsetup message "$FSVOL" 0 @stats_print 0 | awk '{ print ($2 > 0 ? 0 : 1) }')"
 	before=$(stats_list "$FSVOL")

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Not root: every device-mapper command run by an unprivileged user (uid and
-# gid 65534, no supplementary groups, no capabilities: util-linux setpriv)
+# gid 65534, no supplementary groups, no capabilities: util-linux setpriv
+# by its full path, busybox has its own applet without --reuid)
 # fails with one line naming the problem and exit code 4 (iotally.8, EXIT
 # STATUS), and changes nothing.
 
 # as_nobody CMD...: CMD as uid/gid 65534 with every capability dropped.
 as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
+	/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
 }
 
 delete_all_regions
