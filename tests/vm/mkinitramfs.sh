@@ -32,8 +32,9 @@ done
 
 # Modules the guest may load, by name; dependencies are added by depmod.
 wanted_modules=(dm-mod dm-delay dm-zero dm-multipath dm-round-robin brd null_blk loop statistic statistic_sample)
-# ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko.
-wanted_modules+=(ext4)
+# ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
+# which needs a crc32c driver.
+wanted_modules+=(ext4 crc32c_generic)
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)

@@ -52,6 +52,7 @@ regions_in_group0() {
 file_setup() {
 	modprobe loop 2>/dev/null
 	modprobe ext4 2>/dev/null # the stock kernel mounts ext2 with ext4.ko
+	modprobe crc32c_generic 2>/dev/null # which needs crc32c
 	step="a 32 MiB image in /tmp"
 	dd if=/dev/zero of="$FSIMG" bs=1M count=32 2>/dev/null || return 1
 	step="losetup"
