@@ -32,9 +32,14 @@ done
 
 # Modules the guest may load, by name; dependencies are added by depmod.
 wanted_modules=(dm-mod dm-delay dm-zero dm-multipath dm-round-robin brd null_blk loop statistic statistic_sample)
+# ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
+# which needs a crc32c driver.
+wanted_modules+=(ext4 crc32c_generic)
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
+# iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
+programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Our own user-space programs, when they have been built.
@@ -43,6 +48,9 @@ for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
 done
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/iotally-initramfs.XXXXXX")
+# mktemp makes it 0700; the archive's "." becomes the guest's / (0755, so
+# that an unprivileged user can reach the programs and their libraries).
+chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,root,tests}
 

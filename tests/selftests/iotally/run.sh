@@ -18,6 +18,8 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./histogram.sh
 . ./export.sh
 . ./errors.sh
+. ./file.sh
+. ./nonroot.sh
 . ./stat.sh
 . ./top.sh
 

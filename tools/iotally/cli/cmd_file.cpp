@@ -50,21 +50,27 @@ void print_ids(Context& ctx, bool json, const std::string& device, const std::st
                             ids.size() == 1 ? "" : "s", format_id_list(ids));
 }
 
-}  // namespace
-
-std::string device_for_file(Context& ctx, const std::string& path) {
-    FileInfo info = map_file(path);
-    return device_by_number(ctx, info.dev_major, info.dev_minor, path);
-}
-
-void create_file_map(Context& ctx, bool json, const std::string& path, const std::string& device,
-                     const FileMapOptions& options) {
+// The file's extents, after checking that it lives on `device`.
+FileInfo map_file_on(Context& ctx, const std::string& path, const std::string& device) {
     FileInfo info = map_file(path);
     DeviceInfo dev = ctx.layer().device(device);
     if (dev.major != info.dev_major || dev.minor != info.dev_minor)
         throw Error(ErrorKind::usage,
                     fmt::format("{} is on device {}:{}, not on {} ({}:{})", path, info.dev_major,
                                 info.dev_minor, device, dev.major, dev.minor));
+    return info;
+}
+
+}  // namespace
+
+std::string device_for_file(Context& ctx, const std::string& path) {
+    FileInfo info = stat_file(path);
+    return device_by_number(ctx, info.dev_major, info.dev_minor, path);
+}
+
+void create_file_map(Context& ctx, bool json, const std::string& path, const std::string& device,
+                     const FileMapOptions& options) {
+    FileInfo info = map_file_on(ctx, path, device);
     FileMapOptions opt = options;
     if (opt.alias.empty())
         opt.alias = base_name(path);
@@ -88,10 +94,7 @@ void register_file(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
     r.add(sub, [a, &ctx, &json] {
-        FileInfo info = map_file(a->file);
-        std::string device = a->device.empty()
-                                 ? device_by_number(ctx, info.dev_major, info.dev_minor, a->file)
-                                 : a->device;
+        std::string device = a->device.empty() ? device_for_file(ctx, a->file) : a->device;
         std::uint64_t group_id = 0;
         if (a->group) {
             group_id = *a->group;
@@ -114,6 +117,7 @@ void register_file(Registry& r) {
                                         device, found.size(), alias));
             group_id = found.front();
         }
+        FileInfo info = map_file_on(ctx, a->file, device);
         StatsClient client(ctx.layer(), device);
         auto ids = update_file_regions(client, group_id, extent_ranges(info.extents));
         print_ids(ctx, json, device, a->file, ids);

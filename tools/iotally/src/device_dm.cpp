@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "dm_message.hpp"
 #include "iotally/device.hpp"
 #include "iotally/error.hpp"
 
@@ -143,6 +144,15 @@ class DevmapperLayer final : public DeviceLayer {
     }
 
     std::string message(const std::string& device, const std::string& text) override {
+        if (channel_.open()) {
+            if (device.empty() || device.size() >= dm_name_len)
+                throw Error(ErrorKind::usage, fmt::format("invalid device name '{}'", device));
+            auto r = channel_.send(device, text);
+            if (r.error)
+                throw_errno(r.error, device, text);
+            return r.reply;
+        }
+        // No control node to open (libdevmapper may still make one).
         Task t = make(DM_DEVICE_TARGET_MSG);
         set_name(t, device);
         if (!dm_task_set_sector(t.get(), 0) || !dm_task_set_message(t.get(), text.c_str()))
@@ -153,6 +163,8 @@ class DevmapperLayer final : public DeviceLayer {
     }
 
   private:
+    detail::MessageChannel channel_;
+
     static Task make(int type) {
         last_dm_error.clear();
         Task t(dm_task_create(type));
@@ -172,7 +184,11 @@ class DevmapperLayer final : public DeviceLayer {
         last_dm_error.clear();
         if (dm_task_run(t.get()))
             return;
-        int err = dm_task_get_errno(t.get());
+        throw_errno(dm_task_get_errno(t.get()), device, what);
+    }
+
+    [[noreturn]] static void throw_errno(int err, const std::string& device,
+                                         std::string_view what) {
         if (err == 0 || err == ENOTTY)
             throw_control_error();
         ErrorKind kind = kind_from_errno(err);

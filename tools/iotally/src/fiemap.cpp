@@ -45,7 +45,9 @@ std::vector<SectorRange> extent_ranges(const std::vector<Extent>& extents) {
     return out;
 }
 
-FileInfo map_file(const std::string& path) {
+namespace {
+
+detail::FileDescriptor open_regular(const std::string& path, FileInfo& info) {
     detail::FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
     if (!fd) {
         int err = errno;
@@ -57,10 +59,22 @@ FileInfo map_file(const std::string& path) {
         throw Error(ErrorKind::failed, fmt::format("{}: {}", path, std::strerror(errno)));
     if (!S_ISREG(st.st_mode))
         throw Error(ErrorKind::usage, fmt::format("{}: not a regular file", path));
-
-    FileInfo info;
     info.dev_major = major(st.st_dev);
     info.dev_minor = minor(st.st_dev);
+    return fd;
+}
+
+}  // namespace
+
+FileInfo stat_file(const std::string& path) {
+    FileInfo info;
+    open_regular(path, info);
+    return info;
+}
+
+FileInfo map_file(const std::string& path) {
+    FileInfo info;
+    detail::FileDescriptor fd = open_regular(path, info);
 
     constexpr std::size_t batch = 256;
     const std::size_t bytes = sizeof(fiemap) + batch * sizeof(fiemap_extent);

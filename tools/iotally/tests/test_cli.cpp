@@ -444,5 +444,18 @@ TEST_F(CliFile, WrongDeviceAndMissingGroup) {
     EXPECT_TRUE(dm.dev("fsdev").regions.empty());
 }
 
+TEST_F(Cli, FileNotOnADmDevice) {
+    // The host file system is on no fake device: named as such (exit 3),
+    // whether or not it supports FIEMAP, and nothing is made.
+    test::TempDir dir;
+    const std::string path = dir.write("plain", "x");
+    for (const std::string cmd : {"create", "update"}) {
+        EXPECT_EQ(run({cmd, "--file", path}), 3) << cmd;
+        EXPECT_TRUE(one_line(err)) << err;
+        EXPECT_NE(err.find("not a device-mapper device"), std::string::npos) << err;
+    }
+    EXPECT_TRUE(dm.dev("vol").regions.empty());
+}
+
 }  // namespace
 }  // namespace iotally

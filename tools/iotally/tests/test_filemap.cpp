@@ -55,6 +55,28 @@ TEST(Extents, RealFileOnThisHost) {
     EXPECT_THROW(map_file(dir.path() + "/missing"), Error);
 }
 
+TEST(Extents, StatFileNeedsNoFiemap) {
+    // stat_file names the device of any regular file, FIEMAP or not, so that
+    // a file on a non-dm device is reported as such before FIEMAP is tried.
+    test::TempDir dir;
+    std::string path = dir.write("small", "x");
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    FileInfo info = stat_file(path);
+    EXPECT_EQ(info.dev_major, major(st.st_dev));
+    EXPECT_EQ(info.dev_minor, minor(st.st_dev));
+    EXPECT_TRUE(info.extents.empty());
+    for (const std::string& bad : {dir.path(), dir.path() + "/missing"}) {
+        try {
+            stat_file(bad);
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::usage) << e.what();
+            EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+        }
+    }
+}
+
 struct FileMapTest : testing::Test {
     FakeDm dm;
     FileMapTest() { dm.add_device("vol", 100000); }

@@ -24,6 +24,9 @@ struct FileInfo {
     std::vector<Extent> extents;  // physically contiguous extents merged
 };
 
+// The device a regular file lives on, without its extents. Throws Error.
+FileInfo stat_file(const std::string& path);
+
 // FS_IOC_FIEMAP on the file (synced first). Throws Error.
 FileInfo map_file(const std::string& path);
 
