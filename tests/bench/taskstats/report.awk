@@ -25,8 +25,8 @@ function add(key, x) {
 
 function min(a, b) { return a < b ? a : b }
 
-# paired(ROW, A, B): the median over rounds of ROW's A/B ratio measured in
-# the same round (next to each other: robust against drift over the boot).
+# paired(ROW, A, B): the median over rounds of ROW's A/B ratio within a
+# round (the sums of its A-B-B-A measurements: robust against drift).
 function paired(row, a, b,    k, parts, r, x, y) {
 	delete cnt["pair" SUBSEP row]
 	for (k in seen) {
@@ -53,12 +53,12 @@ function paired(row, a, b,    k, parts, r, x, y) {
 	}
 	if (f["kind"] == "fio") {
 		add(f["mode"] SUBSEP f["acct"], f["iops"])
-		by_round[f["mode"], f["acct"], f["round"]] = f["iops"]
+		by_round[f["mode"], f["acct"], f["round"]] += f["iops"]
 		seen[f["mode"], f["round"]] = 1
 	}
 	if (f["kind"] == "fork") {
 		add("fork" SUBSEP f["listener"], f["rate"])
-		by_round["fork", f["listener"], f["round"]] = f["rate"]
+		by_round["fork", f["listener"], f["round"]] += f["rate"]
 		seen["fork", f["round"]] = 1
 		if (f["listener"] == "yes") {
 			records += f["records"]
@@ -71,7 +71,11 @@ END {
 	printf "taskstats per-task I/O benchmark: patched kernel, one boot, medians of %d interleaved rounds\n", rounds
 	printf "fio 4k randread, psync, direct, 2 jobs on null_blk; accounting switched at run time\n"
 	printf "(/sys/module/taskstats_io/parameters/enabled)\n\n"
-	printf "ratio: of the medians; paired: median of the ratios measured in the same round\n\n"
+	printf "ratio: of the medians of all measurements; paired: median over rounds of the\n"
+	printf "ratio within a round (measured A-B-B-A); n: measurements per configuration\n"
+	if (load != "")
+		printf "host load average (1 min) before and after the boot: %s\n", load
+	printf "\n"
 	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "acct on", "acct off", "on/off", "paired", "cost", "n"
 	worst = -1
 	split("inline timer", modes, " ")

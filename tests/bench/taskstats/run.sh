@@ -12,20 +12,21 @@
 # - the fork-and-exit rate of forkexit with and without an exit listener
 #   (`iotally tasks -m 0-1`) registered, accounting on.
 #
-# The order of the configurations alternates from round to round. One line
-# per measurement on the TAP stream:
+# Each round measures every pair of configurations A-B-B-A, and which one is
+# A alternates from round to round. One line per measurement on the TAP
+# stream (two per configuration and round):
 #   # BENCH kind=fio mode=M acct=on|off round=N iops=X
 #   # BENCH kind=fork listener=yes|no round=N rate=R records=C lost=L
 # and TAP checks that every measurement happened and that the switch works.
 #
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (7),
-# BENCH_RUNTIME (fio seconds, 3), BENCH_FORK_SECONDS (3).
+# BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2).
 . ../../lib.sh
 . /etc/iotally.conf
 
 ROUNDS=${BENCH_ROUNDS:-7}
-RUNTIME=${BENCH_RUNTIME:-3}
-FORK_SECONDS=${BENCH_FORK_SECONDS:-3}
+RUNTIME=${BENCH_RUNTIME:-2}
+FORK_SECONDS=${BENCH_FORK_SECONDS:-2}
 PARAM=/sys/module/taskstats_io/parameters/enabled
 T=/tmp/bench-taskstats
 mkdir -p $T
@@ -125,20 +126,22 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	# Alternate which configuration goes first, so neither always runs warm.
 	if [ $((r % 2)) = 1 ]; then first=on second=off; else first=off second=on; fi
+	# A-B-B-A within a round: a drift of the guest's speed over the round
+	# (host load) weighs on both configurations alike.
 	for mode in inline timer; do
 		load_nullb $mode
 		fio_iops 1 >/dev/null # warm-up, not measured
 		measure_fio $mode $first $r
 		measure_fio $mode $second $r
+		measure_fio $mode $second $r
+		measure_fio $mode $first $r
 	done
 	acct on
-	if [ $((r % 2)) = 1 ]; then
-		measure_fork no $r
-		measure_fork yes $r
-	else
-		measure_fork yes $r
-		measure_fork no $r
-	fi
+	if [ $((r % 2)) = 1 ]; then first=no second=yes; else first=yes second=no; fi
+	measure_fork $first $r
+	measure_fork $second $r
+	measure_fork $second $r
+	measure_fork $first $r
 	r=$((r + 1))
 done
 acct on
