@@ -9,6 +9,9 @@
  * log2 histogram.  A task only ever writes its own counters, from task
  * context, so the hot paths take no lock and touch no shared cache line.
  *
+ * The accounting can be switched off and on at run time (the enabled
+ * parameter); the netlink side is in kernel/taskstats_io_attr.c.
+ *
  * When a thread is released its counters are folded into its signal_struct
  * under siglock, in the same critical section that unlinks it from the
  * thread list; a per-tgid answer is that sum plus every thread still on the
@@ -22,22 +25,62 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/taskstats.h>
 #include <linux/taskstats_io.h>
 #include <linux/timekeeping.h>
-#include <net/netlink.h>
 
 DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
 
-/* Boot with taskstats_io.enabled=0 to turn the accounting off. */
+/*
+ * taskstats_io.enabled: boot with taskstats_io.enabled=0, or write 0 to
+ * /sys/module/taskstats_io/parameters/enabled, to stop the accounting; the
+ * hooks then cost one patched jump.  Counters keep what they have.  Writes
+ * are serialised by the parameter lock; the key follows the value once
+ * jump labels can be patched (early_initcall), before that only the value
+ * is recorded.
+ */
 static bool enabled = true;
-module_param(enabled, bool, 0444);
+static bool task_io_stats_ready;
+
+static void task_io_stats_apply(void)
+{
+	if (enabled)
+		static_branch_enable(&task_io_stats_key);
+	else
+		static_branch_disable(&task_io_stats_key);
+}
+
+static int task_io_stats_set_enabled(const char *val,
+				     const struct kernel_param *kp)
+{
+	bool was = enabled;
+	int ret;
+
+	ret = param_set_bool(val, kp);
+	if (ret) {
+		pr_warn("taskstats_io: enabled: '%s' is not a boolean\n", val);
+		return ret;
+	}
+	if (task_io_stats_ready && enabled != was) {
+		task_io_stats_apply();
+		pr_info("taskstats_io: accounting %s\n", enabled ? "on" : "off");
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops task_io_stats_enabled_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = task_io_stats_set_enabled,
+	.get = param_get_bool,
+};
+
+module_param_cb(enabled, &task_io_stats_enabled_ops, &enabled, 0644);
 MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
 
 static int __init task_io_stats_setup(void)
 {
+	task_io_stats_ready = true;
 	if (!enabled) {
-		static_branch_disable(&task_io_stats_key);
+		task_io_stats_apply();
 		pr_info("taskstats_io: accounting disabled by the command line\n");
 	}
 	return 0;
@@ -154,32 +197,6 @@ void task_io_stats_fold(struct task_io_stats *dst,
 		dst->wait_hist[i] += READ_ONCE(src->wait_hist[i]);
 }
 
-/**
- * task_io_stats_export() - fill the netlink payload from counters
- * @out: the struct taskstats_io to fill, header included
- * @s: counters owned by the caller (a snapshot or a sum)
- */
-void task_io_stats_export(struct taskstats_io *out,
-			  const struct task_io_stats *s)
-{
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	out->version = TASKSTATS_IO_VERSION;
-	out->nr_ops = TASKSTATS_IO_NR_OPS;
-	out->nr_buckets = TASKSTATS_IO_HIST_BUCKETS;
-	out->hist_shift = TASKSTATS_IO_HIST_SHIFT;
-	for (i = 0; i < TASKSTATS_IO_NR_OPS; i++) {
-		out->ops[i] = s->ops[i];
-		out->sectors[i] = s->sectors[i];
-	}
-	out->wait_count = s->wait_count;
-	out->wait_total_ns = s->wait_total_ns;
-	out->wait_max_ns = s->wait_max_ns;
-	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
-		out->wait_hist[i] = s->wait_hist[i];
-}
-
 void __task_io_stats_submit(struct bio *bio)
 {
 	/* A bio submitted from interrupt context belongs to no task. */
@@ -212,86 +229,4 @@ void task_io_stats_exit_signal(struct task_struct *tsk)
 {
 	lockdep_assert_held(&rcu_dereference_raw(tsk->sighand)->siglock);
 	task_io_stats_fold(&tsk->signal->io_stats, &tsk->io_stats);
-}
-
-/**
- * taskstats_io_size() - room a TASKSTATS_TYPE_IO attribute takes
- *
- * Return: the attribute's size with its alignment padding.
- */
-size_t taskstats_io_size(void)
-{
-	return nla_total_size_64bit(sizeof(struct taskstats_io));
-}
-
-/**
- * taskstats_io_reserve() - add a zeroed TASKSTATS_TYPE_IO attribute
- * @skb: the message being built, inside an AGGR_PID or AGGR_TGID nest
- * @io: where to return the attribute's payload
- *
- * Return: 0, or -EMSGSIZE when @skb has no room left.
- */
-int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io)
-{
-	struct nlattr *na;
-
-	na = nla_reserve_64bit(skb, TASKSTATS_TYPE_IO,
-			       sizeof(struct taskstats_io), TASKSTATS_TYPE_NULL);
-	if (!na)
-		return -EMSGSIZE;
-	*io = nla_data(na);
-	memset(*io, 0, sizeof(**io));
-	return 0;
-}
-
-/**
- * taskstats_io_fill_task() - per-pid record
- * @io: the payload to fill
- * @tsk: the task, pinned by the caller
- */
-void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
-{
-	struct task_io_stats snap = {};
-
-	task_io_stats_fold(&snap, &tsk->io_stats);
-	task_io_stats_export(io, &snap);
-}
-
-/**
- * taskstats_io_fill_tgid_locked() - per-tgid record
- * @io: the payload to fill
- * @first: any thread of the group; its siglock is held
- *
- * The sum of the released threads and of every thread on the list,
- * zombies included.
- */
-void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
-				   struct task_struct *first)
-{
-	struct task_io_stats sum = {};
-	struct task_struct *t;
-
-	lockdep_assert_held(&rcu_dereference_raw(first->sighand)->siglock);
-	task_io_stats_fold(&sum, &first->signal->io_stats);
-	for_each_thread(first, t)
-		task_io_stats_fold(&sum, &t->io_stats);
-	task_io_stats_export(io, &sum);
-}
-
-/**
- * taskstats_io_fill_tgid() - per-tgid record, taking siglock
- * @io: the payload to fill
- * @tsk: a live thread of the group (the exiting task, in taskstats_exit())
- */
-void taskstats_io_fill_tgid(struct taskstats_io *io, struct task_struct *tsk)
-{
-	struct sighand_struct *sighand;
-	unsigned long flags;
-
-	/* Only a task already released has no sighand: it has no group left. */
-	sighand = lock_task_sighand(tsk, &flags);
-	if (!sighand)
-		return;
-	taskstats_io_fill_tgid_locked(io, tsk);
-	spin_unlock_irqrestore(&sighand->siglock, flags);
 }

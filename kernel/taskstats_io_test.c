@@ -9,6 +9,7 @@
 #include <linux/bio.h>
 #include <linux/limits.h>
 #include <linux/taskstats_io.h>
+#include <linux/taskstats_io_attr.h>
 
 /* Model: the first bucket whose upper bound exceeds @ns, else the last. */
 static unsigned int model_bucket(u64 ns)

@@ -3,7 +3,8 @@
  * Per-task block I/O statistics for taskstats: what a task submitted to
  * the block layer and how long it slept waiting for I/O.
  *
- * See Documentation/taskstats-io.rst.
+ * The taskstats side is in <linux/taskstats_io_attr.h>.  See
+ * Documentation/taskstats-io.rst.
  */
 #ifndef _LINUX_TASKSTATS_IO_H
 #define _LINUX_TASKSTATS_IO_H
@@ -11,7 +12,6 @@
 #include <linux/taskstats_io_types.h>
 
 struct bio;
-struct sk_buff;
 struct task_struct;
 
 #ifdef CONFIG_TASK_IO_STATS
@@ -24,8 +24,6 @@ void task_io_stats_account(struct task_io_stats *s, const struct bio *bio);
 void task_io_stats_record_wait(struct task_io_stats *s, u64 ns);
 void task_io_stats_fold(struct task_io_stats *dst,
 			const struct task_io_stats *src);
-void task_io_stats_export(struct taskstats_io *out,
-			  const struct task_io_stats *s);
 
 void __task_io_stats_submit(struct bio *bio);
 void __task_io_wait_start(struct task_io_wait *w);
@@ -60,34 +58,12 @@ static inline void task_io_stats_init(struct task_io_stats *s)
 
 void task_io_stats_exit_signal(struct task_struct *tsk);
 
-size_t taskstats_io_size(void);
-int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io);
-void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk);
-void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
-				   struct task_struct *first);
-void taskstats_io_fill_tgid(struct taskstats_io *io, struct task_struct *tsk);
-
 #else /* !CONFIG_TASK_IO_STATS */
 
 static inline void task_io_stats_submit(struct bio *bio) { }
 static inline void task_io_wait_start(struct task_io_wait *w) { }
 static inline void task_io_wait_done(struct task_io_wait *w) { }
 static inline void task_io_stats_exit_signal(struct task_struct *tsk) { }
-static inline size_t taskstats_io_size(void) { return 0; }
-
-static inline int taskstats_io_reserve(struct sk_buff *skb,
-				       struct taskstats_io **io)
-{
-	*io = NULL;
-	return 0;
-}
-
-static inline void taskstats_io_fill_task(struct taskstats_io *io,
-					  struct task_struct *tsk) { }
-static inline void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
-						 struct task_struct *first) { }
-static inline void taskstats_io_fill_tgid(struct taskstats_io *io,
-					  struct task_struct *tsk) { }
 
 #endif /* CONFIG_TASK_IO_STATS */
 

@@ -153,6 +153,33 @@ check_ops "brd" $T/brd.txt read 5 40
 check_eq "brd: synchronous device, no waits" 0 "$(field $T/brd.txt wait 3)"
 stop_load
 
+# ---------------------------------------------------------------- the switch
+# taskstats_io.enabled turns the accounting off and on at run time (a
+# static key): I/O done while it is off is not counted, a bad value is
+# refused and changes nothing.
+P=/sys/module/taskstats_io/parameters/enabled
+check_eq "switch: accounting on by default" Y "$(cat $P)"
+echo 0 >$P
+check_eq "switch: off at run time" N "$(cat $P)"
+start_load /dev/ram0 0 5 4096 0 0 0
+check_ok "query pid, accounting off" iotally tasks -p $loadpid
+echo "$out" >$T/off.txt
+check_ops "accounting off" $T/off.txt read 0 0
+stop_load
+if echo maybe >$P 2>/dev/null; then
+	fail "switch: a non-boolean value is refused" "the write succeeded"
+else
+	pass "switch: a non-boolean value is refused"
+fi
+check_eq "switch: a refused value changes nothing" N "$(cat $P)"
+echo 1 >$P
+check_eq "switch: back on" Y "$(cat $P)"
+start_load /dev/ram0 0 3 4096 0 0 0
+check_ok "query pid, accounting back on" iotally tasks -p $loadpid
+echo "$out" >$T/on.txt
+check_ops "accounting back on" $T/on.txt read 3 24
+stop_load
+
 # ---------------------------------------------------------------- threads
 # 3 threads, each 4 reads of 4 KiB and 2 writes of 4 KiB, all exited.
 start_load $DEV 3 4 4096 2 4096 0

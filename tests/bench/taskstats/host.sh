@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Per-task I/O benchmark, host part (run by scripts/bench.sh): one boot of
+# the patched kernel; tests/bench/taskstats/run.sh switches the accounting
+# on and off at run time and starts and stops an exit listener, interleaved,
+# and this script prints medians and ratios side by side.
+#
+# Environment: BENCH_ROUNDS (default 7), BENCH_RUNTIME (fio seconds, 2),
+# BENCH_FORK_SECONDS (seconds of fork+exit per measurement, 2). The host's
+# load average is printed with the table: the guest runs on TCG and shares
+# the host's CPUs, so a loaded host makes every number noisy.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+rounds=${BENCH_ROUNDS:-7}
+name=bench-taskstats
+
+# The patched kernel, the iotally listener and the forkexit helper.
+make -C "$top" --no-print-directory kernel tools >&2
+"$top/scripts/test-helpers.sh"
+stage=$top/build/bench/taskstats
+mkdir -p "$stage"
+printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_FORK_SECONDS=%s\n' "$rounds" \
+	"${BENCH_RUNTIME:-2}" "${BENCH_FORK_SECONDS:-2}" >"$stage/guest.conf"
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+load_before=$(load)
+status=0
+"$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 1800 \
+	--guest-config "$stage/guest.conf" --suite bench/taskstats || status=$?
+
+awk -v rounds="$rounds" -v load="$load_before, $(load) on $(nproc) CPUs" -f "$top/tests/bench/taskstats/report.awk" \
+	"$top/build/logs/$name/tap.log" | tee "$stage/report.txt"
+exit $status

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Summarise the "# BENCH" lines of the per-task I/O benchmark's tap.log:
+# medians of fio IOPS with the accounting on and off (and their ratio, the
+# cost of the accounting), and of the fork-and-exit rate with and without
+# an exit listener (and their ratio).
+
+function median(key,    n, i, j, t, v) {
+	n = cnt[key]
+	if (!n)
+		return -1
+	for (i = 1; i <= n; i++)
+		v[i] = val[key, i]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+
+function add(key, x) {
+	cnt[key]++
+	val[key, cnt[key]] = x
+}
+
+function min(a, b) { return a < b ? a : b }
+
+# paired(ROW, A, B): the median over rounds of ROW's A/B ratio within a
+# round (the sums of its A-B-B-A measurements: robust against drift).
+function paired(row, a, b,    k, parts, r, x, y) {
+	delete cnt["pair" SUBSEP row]
+	for (k in seen) {
+		split(k, parts, SUBSEP)
+		if (parts[1] != row)
+			continue
+		r = parts[2]
+		if (!((row, a, r) in by_round) || !((row, b, r) in by_round))
+			continue
+		x = by_round[row, a, r]; y = by_round[row, b, r]
+		if (y > 0)
+			add("pair" SUBSEP row, x / y)
+	}
+	return median("pair" SUBSEP row)
+}
+
+{ sub(/\r$/, "") }
+
+/^# BENCH / {
+	delete f
+	for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		f[kv[1]] = kv[2]
+	}
+	if (f["kind"] == "fio") {
+		add(f["mode"] SUBSEP f["acct"], f["iops"])
+		by_round[f["mode"], f["acct"], f["round"]] += f["iops"]
+		seen[f["mode"], f["round"]] = 1
+	}
+	if (f["kind"] == "fork") {
+		add("fork" SUBSEP f["listener"], f["rate"])
+		by_round["fork", f["listener"], f["round"]] += f["rate"]
+		seen["fork", f["round"]] = 1
+		if (f["listener"] == "yes") {
+			records += f["records"]
+			lost += f["lost"]
+		}
+	}
+}
+
+END {
+	printf "taskstats per-task I/O benchmark: patched kernel, one boot, medians of %d interleaved rounds\n", rounds
+	printf "fio 4k randread, psync, direct, 2 jobs on null_blk; accounting switched at run time\n"
+	printf "(/sys/module/taskstats_io/parameters/enabled)\n\n"
+	printf "ratio: of the medians of all measurements; paired: median over rounds of the\n"
+	printf "ratio within a round (measured A-B-B-A); n: measurements per configuration\n"
+	if (load != "")
+		printf "host load average (1 min) before and after the boot: %s\n", load
+	printf "\n"
+	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "acct on", "acct off", "on/off", "paired", "cost", "n"
+	worst = -1
+	split("inline timer", modes, " ")
+	split("null_blk inline completion|null_blk timer completion 20us", label, "|")
+	for (i = 1; i <= 2; i++) {
+		on = median(modes[i] SUBSEP "on"); off = median(modes[i] SUBSEP "off")
+		n = min(cnt[modes[i] SUBSEP "on"], cnt[modes[i] SUBSEP "off"])
+		ratio = off > 0 ? on / off : 0
+		pr = paired(modes[i], "on", "off")
+		printf "%-38s %11d %11d %8.4f %8.4f %7.2f%% %3d\n", "IOPS, " label[i], on, off, ratio,
+			pr, (1 - ratio) * 100, n
+		if (off > 0 && (1 - ratio) * 100 > worst)
+			worst = (1 - ratio) * 100
+	}
+	printf "\n%-38s %11s %11s %8s %8s %8s %3s\n", "row", "no listener", "listener", "with/no", "paired", "cost", "n"
+	no = median("fork" SUBSEP "no"); yes = median("fork" SUBSEP "yes")
+	ratio = no > 0 ? yes / no : 0
+	printf "%-38s %11.1f %11.1f %8.4f %8.4f %7.2f%% %3d\n", "tasks forked and reaped per second", no, yes,
+		ratio, paired("fork", "yes", "no"), (1 - ratio) * 100,
+		min(cnt["fork" SUBSEP "no"], cnt["fork" SUBSEP "yes"])
+	printf "listener (iotally tasks -m 0-1): %d records received, %d lost\n", records, lost
+	if (worst >= 0)
+		printf "\naccounting IOPS cost (ratio of the medians): worst %.2f%%, target <= 1%%: %s\n", worst,
+			worst <= 1 ? "met" : "NOT met"
+}

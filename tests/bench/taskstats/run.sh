@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Per-task I/O benchmark, guest part (run by tests/bench/taskstats/host.sh
+# on the patched kernel). Everything is measured in one boot, interleaved:
+#
+# - fio 4k random reads on null_blk with the accounting on and off, switched
+#   at run time through /sys/module/taskstats_io/parameters/enabled (the
+#   static key), in two null_blk modes: completion inline (the submission
+#   hook alone, CPU-bound) and by timer (tasks also sleep in io_schedule(),
+#   so the wait hooks run too);
+# - the fork-and-exit rate of forkexit with and without an exit listener
+#   (`iotally tasks -m 0-1`) registered, accounting on.
+#
+# Each round measures every pair of configurations A-B-B-A, and which one is
+# A alternates from round to round. One line per measurement on the TAP
+# stream (two per configuration and round):
+#   # BENCH kind=fio mode=M acct=on|off round=N iops=X
+#   # BENCH kind=fork listener=yes|no round=N rate=R records=C lost=L
+# and TAP checks that every measurement happened and that the switch works.
+#
+# Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (7),
+# BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2).
+. ../../lib.sh
+. /etc/iotally.conf
+
+ROUNDS=${BENCH_ROUNDS:-7}
+RUNTIME=${BENCH_RUNTIME:-2}
+FORK_SECONDS=${BENCH_FORK_SECONDS:-2}
+PARAM=/sys/module/taskstats_io/parameters/enabled
+T=/tmp/bench-taskstats
+mkdir -p $T
+
+[ -w $PARAM ] || bail "no writable $PARAM (patched kernel with CONFIG_TASK_IO_STATS?)"
+for p in fio forkexit iotally; do
+	command -v $p >/dev/null || bail "$p is not in the guest"
+done
+
+# acct on|off: switch the accounting and check that it took.
+acct() {
+	case $1 in
+	on) echo 1 >$PARAM ;;
+	off) echo 0 >$PARAM ;;
+	esac
+	_want=Y
+	[ "$1" = off ] && _want=N
+	[ "$(cat $PARAM)" = $_want ] || bail "cannot switch the accounting $1"
+}
+
+# load_nullb MODE: one null_blk device, completing inline or by timer.
+load_nullb() {
+	[ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
+	case $1 in
+	inline) _irq="irqmode=0" ;;
+	timer) _irq="irqmode=2 completion_nsec=20000" ;;
+	esac
+	# shellcheck disable=SC2086
+	modprobe null_blk nr_devices=1 gb=4 queue_mode=2 submit_queues=2 $_irq ||
+		bail "cannot load null_blk ($1)"
+	[ -b /dev/nullb0 ] || bail "no /dev/nullb0"
+}
+
+fio_iops() {
+	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
+		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
+		--time_based --runtime="$1" --minimal 2>/dev/null |
+		awk -F';' 'NR == 1 { printf "%d\n", $8 }'
+}
+
+# measure_fio MODE ACCT ROUND
+measure_fio() {
+	acct "$2"
+	_iops=$(fio_iops "$RUNTIME")
+	if [ -n "$_iops" ] && [ "$_iops" -gt 0 ]; then
+		echo "# BENCH kind=fio mode=$1 acct=$2 round=$3 iops=$_iops"
+		pass "fio $1, accounting $2, round $3: $_iops IOPS"
+	else
+		fail "fio $1, accounting $2, round $3: fio measured nothing" "fio output: $_iops"
+	fi
+}
+
+# measure_fork yes|no ROUND
+measure_fork() {
+	_records=0 _lost=0
+	if [ "$1" = yes ]; then
+		iotally tasks -m 0-1 >$T/listen.out 2>$T/listen.err &
+		_listener=$!
+		_i=0
+		while ! grep -q '^listening' $T/listen.err 2>/dev/null; do
+			_i=$((_i + 1))
+			if [ $_i -gt 300 ] || ! kill -0 $_listener 2>/dev/null; then
+				fail "fork+exit with a listener, round $2" "listener did not start: $(cat $T/listen.err)"
+				return
+			fi
+			sleep 0.1
+		done
+	fi
+	_out=$(forkexit "$FORK_SECONDS")
+	_rc=$?
+	if [ "$1" = yes ]; then
+		kill -TERM $_listener
+		wait $_listener
+		_sum=$(tail -n 1 $T/listen.out)
+		_records=$(echo "$_sum" | awk '$1 == "summary" { print $3 }')
+		_lost=$(echo "$_sum" | awk '$1 == "summary" { print $7 }')
+	fi
+	_rate=$(echo "$_out" | awk '$1 == "forks" { print $6 }')
+	if [ $_rc = 0 ] && [ -n "$_rate" ] && [ -n "$_records" ] && [ -n "$_lost" ]; then
+		echo "# BENCH kind=fork listener=$1 round=$2 rate=$_rate records=$_records lost=$_lost"
+		pass "fork+exit, listener $1, round $2: $_rate per second"
+	else
+		fail "fork+exit, listener $1, round $2" "forkexit: $_out (rc $_rc); listener: ${_sum:-none}"
+	fi
+}
+
+# The switch itself: a bad value is refused and changes nothing.
+acct on
+if echo maybe >$PARAM 2>/dev/null; then
+	fail "a non-boolean value is refused" "the write succeeded"
+else
+	pass "a non-boolean value is refused"
+fi
+check_eq "a refused value leaves the accounting on" Y "$(cat $PARAM)"
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	# Alternate which configuration goes first, so neither always runs warm.
+	if [ $((r % 2)) = 1 ]; then first=on second=off; else first=off second=on; fi
+	# A-B-B-A within a round: a drift of the guest's speed over the round
+	# (host load) weighs on both configurations alike.
+	for mode in inline timer; do
+		load_nullb $mode
+		fio_iops 1 >/dev/null # warm-up, not measured
+		measure_fio $mode $first $r
+		measure_fio $mode $second $r
+		measure_fio $mode $second $r
+		measure_fio $mode $first $r
+	done
+	acct on
+	if [ $((r % 2)) = 1 ]; then first=no second=yes; else first=yes second=no; fi
+	measure_fork $first $r
+	measure_fork $second $r
+	measure_fork $second $r
+	measure_fork $first $r
+	r=$((r + 1))
+done
+acct on
+rmmod null_blk
+tap_finish
