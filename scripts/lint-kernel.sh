@@ -49,7 +49,10 @@ for f in "${files[@]}"; do
 	[[ $f == *.c ]] || continue
 	obj=${f%.c}.o
 	[[ -f $out/$obj ]] || continue
-	make -s -C "$src" O="$out" C=2 CHECK="sparse -Wsparse-error" "$obj" >"$tmp" 2>&1
+	# The same CC and HOSTCC as make kernel: another command line would
+	# make kbuild rebuild the host tools and the whole kernel next time.
+	make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" C=2 \
+		CHECK="sparse -Wsparse-error" "$obj" >"$tmp" 2>&1
 	result $? "sparse $f" "$tmp"
 done
 
