@@ -9,6 +9,7 @@
 #   make modules    dm-mod.ko (our engine) and statistic.ko for the stock kernel
 #   make tools      libiotally and the iotally CLI (CMake)
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
+#   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
 #   make patches    the kernel part as a git-am series in build/patches
@@ -27,7 +28,7 @@ KERNEL_OUT       := $(BUILD)/kernel
 KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
-.PHONY: all deps tree kernel kunit modules tools check demo bench clean help
+.PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
 .PHONY: patches
 
 all: kernel modules tools
@@ -62,6 +63,9 @@ tools: deps
 
 check: deps
 	scripts/check.sh
+
+check-debug: deps
+	scripts/check-debug.sh
 
 demo: kernel tools
 	scripts/demo.sh
