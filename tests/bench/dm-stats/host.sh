@@ -31,6 +31,6 @@ status=0
 	--extra-module "$stage/dm-mod-iotally.ko" --guest-config "$stage/guest.conf" \
 	--suite bench/dm-stats || status=$?
 
-awk -v rounds="$rounds" -f "$top/tests/bench/dm-stats/report.awk" \
+awk -v rounds="$rounds" -f "$top/tests/bench/lib.awk" -f "$top/tests/bench/dm-stats/report.awk" \
 	"$top/build/logs/$name/tap.log" | tee "$stage/report.txt"
 exit $status

@@ -5,33 +5,12 @@
 # same engine's no-region row, ours against stock (as a ratio of the medians
 # and as the median ratio of the pairs measured back to back), and the
 # 10,000-region create/delete times and memory.
-
-function median(key,    n, i, j, t, v) {
-	n = cnt[key]
-	if (!n)
-		return -1
-	for (i = 1; i <= n; i++)
-		v[i] = val[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-
-function add(key, x) {
-	cnt[key]++
-	val[key, cnt[key]] = x
-}
-
-{ sub(/\r$/, "") }
+#
+# Loaded after tests/bench/lib.awk, which keeps the samples (add(),
+# cnt[], val[]), takes their median() and splits each "# BENCH" line
+# into f[].
 
 /^# BENCH / {
-	delete f
-	for (i = 3; i <= NF; i++) {
-		split($i, kv, "=")
-		f[kv[1]] = kv[2]
-	}
 	e = f["engine"]
 	if ("row" in f) {
 		add(e SUBSEP f["row"], f["iops"])

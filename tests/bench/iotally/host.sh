@@ -39,7 +39,7 @@ status=0
 	>"$stage/parse.csv" 2>/dev/null || status=1
 
 {
-	awk -v rounds="$rounds" -v kernel="$kernel" -f "$top/tests/bench/iotally/report.awk" \
+	awk -v rounds="$rounds" -v kernel="$kernel" -f "$top/tests/bench/lib.awk" -f "$top/tests/bench/iotally/report.awk" \
 		"$top/build/logs/$name/tap.log"
 	echo
 	echo "host parse rate of @stats_print replies (Google Benchmark, median of 5)"

@@ -3,28 +3,12 @@
 # Summarise the "# BENCH" lines of the iotally benchmark's tap.log: the
 # median time of `iotally report` and `dmstats report` over all rounds, and
 # their ratio.
-
-function median(key,    n, i, j, t, v) {
-	n = cnt[key]
-	if (!n)
-		return -1
-	for (i = 1; i <= n; i++)
-		v[i] = val[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-
-{ sub(/\r$/, "") }
+#
+# Loaded after tests/bench/lib.awk, which keeps the samples (add(),
+# cnt[], val[]), takes their median() and splits each "# BENCH" line
+# into f[].
 
 /^# BENCH / {
-	delete f
-	for (i = 3; i <= NF; i++) {
-		split($i, kv, "=")
-		f[kv[1]] = kv[2]
-	}
 	if ("kernel" in f) {
 		krel = f["kernel"]; regions = f["regions"]
 	}
@@ -32,8 +16,7 @@ function median(key,    n, i, j, t, v) {
 		create = f["create_s"]
 	if ("tool" in f) {
 		t = f["tool"]
-		cnt[t]++
-		val[t, cnt[t]] = f["seconds"]
+		add(t, f["seconds"])
 		runs[t] = runs[t] (runs[t] == "" ? "" : " ") f["seconds"]
 	}
 }

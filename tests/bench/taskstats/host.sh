@@ -30,6 +30,6 @@ status=0
 "$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 1800 \
 	--guest-config "$stage/guest.conf" --suite bench/taskstats || status=$?
 
-awk -v rounds="$rounds" -v load="$load_before, $(load) on $(nproc) CPUs" -f "$top/tests/bench/taskstats/report.awk" \
+awk -v rounds="$rounds" -v load="$load_before, $(load) on $(nproc) CPUs" -f "$top/tests/bench/lib.awk" -f "$top/tests/bench/taskstats/report.awk" \
 	"$top/build/logs/$name/tap.log" | tee "$stage/report.txt"
 exit $status

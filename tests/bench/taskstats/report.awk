@@ -4,24 +4,10 @@
 # medians of fio IOPS with the accounting on and off (and their ratio, the
 # cost of the accounting), and of the fork-and-exit rate with and without
 # an exit listener (and their ratio).
-
-function median(key,    n, i, j, t, v) {
-	n = cnt[key]
-	if (!n)
-		return -1
-	for (i = 1; i <= n; i++)
-		v[i] = val[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-
-function add(key, x) {
-	cnt[key]++
-	val[key, cnt[key]] = x
-}
+#
+# Loaded after tests/bench/lib.awk, which keeps the samples (add(),
+# cnt[], val[]), takes their median() and splits each "# BENCH" line
+# into f[].
 
 function min(a, b) { return a < b ? a : b }
 
@@ -43,14 +29,7 @@ function paired(row, a, b,    k, parts, r, x, y) {
 	return median("pair" SUBSEP row)
 }
 
-{ sub(/\r$/, "") }
-
 /^# BENCH / {
-	delete f
-	for (i = 3; i <= NF; i++) {
-		split($i, kv, "=")
-		f[kv[1]] = kv[2]
-	}
 	if (f["kind"] == "fio") {
 		add(f["mode"] SUBSEP f["acct"], f["iops"])
 		by_round[f["mode"], f["acct"], f["round"]] += f["iops"]
