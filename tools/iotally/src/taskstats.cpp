@@ -319,26 +319,36 @@ std::vector<unsigned> parse_cpulist(const std::string& text) {
     return cpus;
 }
 
-// Reads replies until on_message(nlh) returns true. Interrupted reads are
-// retried; a receive-buffer overflow is counted, never hidden.
+// One recv() with flags, its messages handed to on_message(nlh) until it
+// returns true (stopped). A receive-buffer overflow is counted, never
+// hidden; empty is MSG_DONTWAIT finding nothing; other errors throw.
+template <typename OnMessage>
+TaskstatsClient::Batch TaskstatsClient::recv_batch(int flags, OnMessage on_message) {
+    Impl& im = *impl_;
+    ssize_t n = im.recv_once(flags);
+    if (n == -EINTR)
+        return Batch::interrupted;
+    if (n == -EAGAIN && (flags & MSG_DONTWAIT))
+        return Batch::empty;
+    if (n == -ENOBUFS) {
+        ++overflows_;
+        return Batch::overflow;
+    }
+    if (n < 0)
+        throw_errno("recv", static_cast<int>(-n));
+    auto* nlh = reinterpret_cast<nlmsghdr*>(im.buf.data());
+    int len = static_cast<int>(n);
+    for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len))
+        if (on_message(nlh))
+            return Batch::stopped;
+    return Batch::read;
+}
+
+// Reads replies until on_message(nlh) returns true. Interrupted reads and
+// overflows (counted) are retried.
 template <typename OnMessage>
 void TaskstatsClient::await_reply(OnMessage on_message) {
-    Impl& im = *impl_;
-    for (;;) {
-        ssize_t n = im.recv_once(0);
-        if (n == -EINTR)
-            continue;
-        if (n == -ENOBUFS) {
-            ++overflows_;
-            continue;
-        }
-        if (n < 0)
-            throw_errno("recv", static_cast<int>(-n));
-        auto* nlh = reinterpret_cast<nlmsghdr*>(im.buf.data());
-        int len = static_cast<int>(n);
-        for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len))
-            if (on_message(nlh))
-                return;
+    while (recv_batch(0, on_message) != Batch::stopped) {
     }
 }
 
@@ -442,22 +452,15 @@ bool TaskstatsClient::receive(std::vector<TaskRecord>& out, int timeout_ms) {
     }
     if (rc == 0)
         return false;
+    // Drain what is queued; an overflow (counted) leaves more to read.
     for (;;) {
-        ssize_t n = im.recv_once(MSG_DONTWAIT);
-        if (n == -EAGAIN || n == -EINTR)
-            return true;
-        if (n == -ENOBUFS) {
-            ++overflows_;
-            continue;
-        }
-        if (n < 0)
-            throw_errno("recv", static_cast<int>(-n));
-        auto* nlh = reinterpret_cast<nlmsghdr*>(im.buf.data());
-        int len = static_cast<int>(n);
-        for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+        Batch got = recv_batch(MSG_DONTWAIT, [&](const nlmsghdr* nlh) {
             if (nlh->nlmsg_type == im.family)
                 consume(nlh, out);
-        }
+            return false;
+        });
+        if (got == Batch::empty || got == Batch::interrupted)
+            return true;
     }
 }
 

@@ -128,6 +128,10 @@ class TaskstatsClient {
     void consume(const nlmsghdr* nlh, std::vector<TaskRecord>& out);
     TaskRecord query(int attr, std::uint32_t id);
     void cpumask_cmd(int attr, const std::string& cpulist);
+    // What one recv() gave: see recv_batch().
+    enum class Batch { stopped, read, overflow, interrupted, empty };
+    template <typename OnMessage>
+    Batch recv_batch(int flags, OnMessage on_message);
     template <typename OnMessage>
     void await_reply(OnMessage on_message);
 };
