@@ -419,18 +419,11 @@ void register_tasks(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
     r.add(sub, [=, &ctx, &json] {
-        if (!pid->empty()) {
-            std::uint32_t id = parse_id(*pid, "pid");
+        if (!pid->empty() || !tgid->empty()) {
+            bool by_pid = !pid->empty();
+            std::uint32_t id = parse_id(by_pid ? *pid : *tgid, by_pid ? "pid" : "tgid");
             TaskstatsClient c;
-            auto rec = c.query_pid(id);
-            if (json)
-                *ctx.out << task_record_json(rec).dump() << "\n";
-            else
-                print_record_table(*ctx.out, rec);
-        } else if (!tgid->empty()) {
-            std::uint32_t id = parse_id(*tgid, "tgid");
-            TaskstatsClient c;
-            auto rec = c.query_tgid(id);
+            auto rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
             if (json)
                 *ctx.out << task_record_json(rec).dump() << "\n";
             else
