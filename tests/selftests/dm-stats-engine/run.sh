@@ -28,6 +28,17 @@ read_at() {
 	taskset -c 0 /usr/bin/dd status=none if="$1" of=/dev/null bs=4096 count=1 \
 		skip=$(($2 * 512)) iflag=direct,skip_bytes
 }
+# check_memory_back: deleted regions are freed after an RCU grace period;
+# within 5 s the accounted bytes are back at $base.
+check_memory_back() {
+	_n=0
+	while [ "$(cat $PARAM)" != "$base" ] && [ $_n -lt 50 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	check_eq "deleting them gives all memory back" "$base" "$(cat $PARAM)"
+}
+
 delete_all() {
 	for _id in $(dmsetup message "$1" 0 @stats_list | sed -n 's/^\([0-9]*\): .*/\1/p'); do
 		dmsetup message "$1" 0 @stats_delete "$_id"
@@ -85,12 +96,7 @@ used=$(($(cat $PARAM) - base))
 check_cmp "one-area regions cost under 1/20 of the stock 65,992 B each" -lt "$used" $((50 * 65992 / 20))
 check_cmp "and they are accounted" -gt "$used" $((50 * 104))
 delete_all "$VOL"
-n=0
-while [ "$(cat $PARAM)" != "$base" ] && [ $n -lt 50 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-check_eq "deleting them gives all memory back" "$base" "$(cat $PARAM)"
+check_memory_back
 check_fails "a region over the memory limit fails with ENOMEM" "Cannot allocate memory" \
 	dmsetup message "$VOL" 0 @stats_create 0+8000000 1
 check_eq "and leaves nothing behind" "$base " "$(cat $PARAM) $(msg "$VOL" @stats_list)"
@@ -118,12 +124,7 @@ if command -v dm-stats-msg >/dev/null; then
 		"1/4 1/4 0/0 0/0 1/8 0/0 1/8" "$got"
 	echo "$list" | sed -n 's/^\([0-9]*\): .*/@stats_delete \1/p' | dm-stats-msg -q "$VOL"
 	check_eq "all 10,000 deleted" "" "$(msg "$VOL" @stats_list)"
-	n=0
-	while [ "$(cat $PARAM)" != "$base" ] && [ $n -lt 50 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	check_eq "deleting them gives all memory back" "$base" "$(cat $PARAM)"
+	check_memory_back
 else
 	fail "10,000 regions" "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
 fi
