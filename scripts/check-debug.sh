@@ -19,9 +19,7 @@ if ! make -s kernel DEBUG=1 >build/logs/kernel-debug-build.log 2>&1; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-kunit_suites=$(find drivers lib kernel -name '*.c' -print0 |
-	xargs -0r perl -0777 -ne '$n += 1 + tr/,// for /\bkunit_test_suites?\(([^)]*)\)/g;
-		END { print $n + 0 }')
+kunit_suites=$(scripts/kunit-suite-count.sh)
 tests/vm/run.sh --kernel patched --debug --name kasan --timeout 1800 \
 	--kunit-suites "$kunit_suites" --suite dm-stats-stress --suite dm-stats-engine \
 	--suite statistic --suite statistic-dm | tee build/logs/check-debug.out

@@ -110,10 +110,7 @@ suites_for() {
 }
 
 # KUnit suites our kernel code registers: each must report at boot.
-# (a kunit_test_suites() call may list several and span lines).
-kunit_suites=$(find drivers lib kernel -name '*.c' -print0 2>/dev/null |
-	xargs -0r perl -0777 -ne '$n += 1 + tr/,// for /\bkunit_test_suites?\(([^)]*)\)/g;
-		END { print $n + 0 }')
+kunit_suites=$(scripts/kunit-suite-count.sh)
 
 # 1. user space
 if [[ -f tools/iotally/CMakeLists.txt ]]; then
