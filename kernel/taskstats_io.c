@@ -24,9 +24,9 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/taskstats_io.h>
-#include <linux/timekeeping.h>
 
 DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
 
@@ -205,20 +205,28 @@ void __task_io_stats_submit(struct bio *bio)
 	task_io_stats_account(&current->io_stats, bio);
 }
 
+/*
+ * Waits are timed with local_clock(), as delay accounting times them: it
+ * costs a TSC read where ktime_get_ns() may have to read the clocksource
+ * device (an HPET read is a bus access).  It is monotonic on each CPU,
+ * with a bounded drift between CPUs: a wait that ends on another CPU may
+ * come out a little short, and is clamped at zero rather than wrapping.
+ */
 void __task_io_wait_start(struct task_io_wait *w)
 {
 	w->nvcsw = current->nvcsw;
-	w->start_ns = ktime_get_ns();
+	w->start_ns = local_clock();
 }
 
 void __task_io_wait_done(struct task_io_wait *w)
 {
-	u64 now = ktime_get_ns();
+	u64 now = local_clock();
 
 	/* Woken before it went to sleep: no wait to count. */
 	if (READ_ONCE(current->nvcsw) == w->nvcsw)
 		return;
-	task_io_stats_record_wait(&current->io_stats, now - w->start_ns);
+	task_io_stats_record_wait(&current->io_stats,
+				  now > w->start_ns ? now - w->start_ns : 0);
 }
 
 /**
