@@ -17,9 +17,9 @@
 // failed message prints "dm-stats-msg: MESSAGE: ERROR" on stderr.
 // Exit status: 0 if every message succeeded, 1 if one failed, 2 on misuse.
 
+#include <fcntl.h>
 #include <linux/dm-ioctl.h>
 #include <sys/ioctl.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,125 +35,128 @@
 namespace {
 
 class Fd {
-public:
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd()
-	{
-		if (fd_ >= 0)
-			close(fd_);
-	}
-	[[nodiscard]] int get() const { return fd_; }
+  public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0)
+            close(fd_);
+    }
+    [[nodiscard]] int get() const { return fd_; }
 
-private:
-	int fd_;
+  private:
+    int fd_;
 };
 
 struct Reply {
-	int error = 0;
-	std::string text;
+    int error = 0;
+    std::string text;
 };
 
 // One DM_TARGET_MSG ioctl; grows the buffer while the kernel says it is full.
-Reply send_message(const Fd &control, const std::string &device, std::string_view message)
-{
-	std::size_t size = 16384;
-	for (;;) {
-		const std::size_t need = sizeof(dm_ioctl) + sizeof(dm_target_msg) + message.size() + 1;
-		if (size < need)
-			size = need;
-		std::vector<std::uint64_t> words((size + 7) / 8, 0);
-		auto *base = reinterpret_cast<char *>(words.data());
-		auto *io = reinterpret_cast<dm_ioctl *>(base);
-		io->version[0] = DM_VERSION_MAJOR;
-		io->version[1] = 0;
-		io->version[2] = 0;
-		io->data_size = static_cast<std::uint32_t>(size);
-		io->data_start = sizeof(dm_ioctl);
-		std::snprintf(io->name, sizeof(io->name), "%s", device.c_str());
-		auto *msg = reinterpret_cast<dm_target_msg *>(base + io->data_start);
-		msg->sector = 0;
-		std::memcpy(msg->message, message.data(), message.size());
-		msg->message[message.size()] = '\0';
+Reply send_message(const Fd& control, const std::string& device, std::string_view message) {
+    std::size_t size = 16384;
+    for (;;) {
+        const std::size_t need = sizeof(dm_ioctl) + sizeof(dm_target_msg) + message.size() + 1;
+        if (size < need)
+            size = need;
+        std::vector<std::uint64_t> words((size + 7) / 8, 0);
+        auto* base = reinterpret_cast<char*>(words.data());
+        auto* io = reinterpret_cast<dm_ioctl*>(base);
+        io->version[0] = DM_VERSION_MAJOR;
+        io->version[1] = 0;
+        io->version[2] = 0;
+        io->data_size = static_cast<std::uint32_t>(size);
+        io->data_start = sizeof(dm_ioctl);
+        std::snprintf(io->name, sizeof(io->name), "%s", device.c_str());
+        auto* msg = reinterpret_cast<dm_target_msg*>(base + io->data_start);
+        msg->sector = 0;
+        std::memcpy(msg->message, message.data(), message.size());
+        msg->message[message.size()] = '\0';
 
-		if (ioctl(control.get(), DM_TARGET_MSG, io) < 0)
-			return Reply{errno, {}};
-		if (io->flags & DM_BUFFER_FULL_FLAG) {
-			size *= 2;
-			continue;
-		}
-		Reply r;
-		if (io->flags & DM_DATA_OUT_FLAG)
-			r.text.assign(base + io->data_start);
-		return r;
-	}
+        if (ioctl(control.get(), DM_TARGET_MSG, io) < 0)
+            return Reply{errno, {}};
+        if (io->flags & DM_BUFFER_FULL_FLAG) {
+            size *= 2;
+            continue;
+        }
+        Reply r;
+        if (io->flags & DM_DATA_OUT_FLAG)
+            r.text.assign(base + io->data_start);
+        return r;
+    }
 }
 
-int usage()
-{
-	std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] DEVICE < MESSAGES\n";
-	return 2;
+int usage() {
+    std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] DEVICE < MESSAGES\n";
+    return 2;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
-	bool quiet = false, keep_going = false, timing = false;
-	int opt;
+int main(int argc, char** argv) {
+    bool quiet = false, keep_going = false, timing = false;
+    int opt;
 
-	while ((opt = getopt(argc, argv, "qkt")) != -1) {
-		switch (opt) {
-		case 'q': quiet = true; break;
-		case 'k': keep_going = true; break;
-		case 't': timing = true; break;
-		default: return usage();
-		}
-	}
-	if (optind + 1 != argc)
-		return usage();
-	const std::string device = argv[optind];
-	if (device.empty() || device.size() >= DM_NAME_LEN) {
-		std::cerr << "dm-stats-msg: bad device name '" << device << "'\n";
-		return 2;
-	}
+    while ((opt = getopt(argc, argv, "qkt")) != -1) {
+        switch (opt) {
+            case 'q':
+                quiet = true;
+                break;
+            case 'k':
+                keep_going = true;
+                break;
+            case 't':
+                timing = true;
+                break;
+            default:
+                return usage();
+        }
+    }
+    if (optind + 1 != argc)
+        return usage();
+    const std::string device = argv[optind];
+    if (device.empty() || device.size() >= DM_NAME_LEN) {
+        std::cerr << "dm-stats-msg: bad device name '" << device << "'\n";
+        return 2;
+    }
 
-	const Fd control(open("/dev/mapper/control", O_RDWR | O_CLOEXEC));
-	if (control.get() < 0) {
-		std::cerr << "dm-stats-msg: /dev/mapper/control: " << std::strerror(errno) << '\n';
-		return 1;
-	}
+    const Fd control(open("/dev/mapper/control", O_RDWR | O_CLOEXEC));
+    if (control.get() < 0) {
+        std::cerr << "dm-stats-msg: /dev/mapper/control: " << std::strerror(errno) << '\n';
+        return 1;
+    }
 
-	std::vector<std::string> messages;
-	for (std::string line; std::getline(std::cin, line);)
-		if (!line.empty())
-			messages.push_back(std::move(line));
+    std::vector<std::string> messages;
+    for (std::string line; std::getline(std::cin, line);)
+        if (!line.empty())
+            messages.push_back(std::move(line));
 
-	int status = 0;
-	std::size_t sent = 0;
-	std::chrono::steady_clock::duration spent{};
-	for (const auto &m : messages) {
-		const auto t0 = std::chrono::steady_clock::now();
-		const Reply r = send_message(control, device, m);
-		spent += std::chrono::steady_clock::now() - t0;
-		sent++;
-		if (r.error) {
-			std::cerr << "dm-stats-msg: " << m << ": " << std::strerror(r.error) << '\n';
-			status = 1;
-			if (!keep_going)
-				break;
-			continue;
-		}
-		if (!quiet && !r.text.empty()) {
-			std::cout << r.text;
-			if (r.text.back() != '\n')
-				std::cout << '\n';
-		}
-	}
-	std::cout.flush();
-	if (timing)
-		std::fprintf(stderr, "MESSAGES %zu SECONDS %.6f\n", sent,
-			     std::chrono::duration<double>(spent).count());
-	return status;
+    int status = 0;
+    std::size_t sent = 0;
+    std::chrono::steady_clock::duration spent{};
+    for (const auto& m : messages) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Reply r = send_message(control, device, m);
+        spent += std::chrono::steady_clock::now() - t0;
+        sent++;
+        if (r.error) {
+            std::cerr << "dm-stats-msg: " << m << ": " << std::strerror(r.error) << '\n';
+            status = 1;
+            if (!keep_going)
+                break;
+            continue;
+        }
+        if (!quiet && !r.text.empty()) {
+            std::cout << r.text;
+            if (r.text.back() != '\n')
+                std::cout << '\n';
+        }
+    }
+    std::cout.flush();
+    if (timing)
+        std::fprintf(stderr, "MESSAGES %zu SECONDS %.6f\n", sent,
+                     std::chrono::duration<double>(spent).count());
+    return status;
 }

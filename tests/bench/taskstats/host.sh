@@ -7,7 +7,8 @@
 # and this script prints medians and ratios side by side.
 #
 # Environment: BENCH_ROUNDS (default 7), BENCH_RUNTIME (fio seconds, 2),
-# BENCH_FORK_SECONDS (seconds of fork+exit per measurement, 2). The host's
+# BENCH_FORK_SECONDS (seconds of fork+exit per measurement, 2),
+# BENCH_AB_SLICE_MS (100) and BENCH_AB_PAIRS (150) for ioab. The host's
 # load average is printed with the table: the guest runs on TCG and shares
 # the host's CPUs, so a loaded host makes every number noisy.
 set -euo pipefail
@@ -21,8 +22,9 @@ make -C "$top" --no-print-directory kernel tools >&2
 "$top/scripts/test-helpers.sh"
 stage=$top/build/bench/taskstats
 mkdir -p "$stage"
-printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_FORK_SECONDS=%s\n' "$rounds" \
-	"${BENCH_RUNTIME:-2}" "${BENCH_FORK_SECONDS:-2}" >"$stage/guest.conf"
+printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_FORK_SECONDS=%s\nBENCH_AB_SLICE_MS=%s\nBENCH_AB_PAIRS=%s\n' \
+	"$rounds" "${BENCH_RUNTIME:-2}" "${BENCH_FORK_SECONDS:-2}" "${BENCH_AB_SLICE_MS:-100}" \
+	"${BENCH_AB_PAIRS:-150}" >"$stage/guest.conf"
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)

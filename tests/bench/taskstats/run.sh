@@ -10,29 +10,38 @@
 #   hook alone, CPU-bound) and by timer (tasks also sleep in io_schedule(),
 #   so the wait hooks run too);
 # - the fork-and-exit rate of forkexit with and without an exit listener
-#   (`iotally tasks -m 0-1`) registered, accounting on.
+#   (`iotally tasks -m 0-1`) registered, accounting on;
+# - then, per null_blk mode, the same reads in one run of ioab
+#   (tests/helpers/ioab.cpp), which flips the accounting every SLICE ms
+#   (A-B-B-A) and counts the reads of each slice: the host's load changes
+#   far more slowly than that, so it weighs on both sides alike, where
+#   separate fio runs seconds apart see different hosts.
 #
 # Each round measures every pair of configurations A-B-B-A, and which one is
 # A alternates from round to round. One line per measurement on the TAP
 # stream (two per configuration and round):
 #   # BENCH kind=fio mode=M acct=on|off round=N iops=X
 #   # BENCH kind=fork listener=yes|no round=N rate=R records=C lost=L
+#   # BENCH kind=ab mode=M slice_ms=S pairs=N on_iops=X off_iops=Y ratio=R paired=P
 # and TAP checks that every measurement happened and that the switch works.
 #
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (7),
-# BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2).
+# BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2), BENCH_AB_SLICE_MS
+# (100), BENCH_AB_PAIRS (150).
 . ../../lib.sh
 . /etc/iotally.conf
 
 ROUNDS=${BENCH_ROUNDS:-7}
 RUNTIME=${BENCH_RUNTIME:-2}
 FORK_SECONDS=${BENCH_FORK_SECONDS:-2}
+AB_SLICE_MS=${BENCH_AB_SLICE_MS:-100}
+AB_PAIRS=${BENCH_AB_PAIRS:-150}
 PARAM=/sys/module/taskstats_io/parameters/enabled
 T=/tmp/bench-taskstats
 mkdir -p $T
 
 [ -w $PARAM ] || bail "no writable $PARAM (patched kernel with CONFIG_TASK_IO_STATS?)"
-for p in fio forkexit iotally; do
+for p in fio forkexit ioab iotally; do
 	command -v $p >/dev/null || bail "$p is not in the guest"
 done
 
@@ -145,5 +154,24 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 acct on
+
+# measure_ab MODE: the accounting flipped every AB_SLICE_MS inside one run.
+measure_ab() {
+	load_nullb "$1"
+	_out=$(ioab /dev/nullb0 $PARAM "$AB_SLICE_MS" "$AB_PAIRS" 2 2>&1)
+	_rc=$?
+	# pairs N on_iops X off_iops Y ratio R paired P
+	_kv=$(echo "$_out" | awk '$1 == "pairs" && NF == 10 {
+		printf "pairs=%s on_iops=%s off_iops=%s ratio=%s paired=%s", $2, $4, $6, $8, $10 }')
+	if [ $_rc = 0 ] && [ -n "$_kv" ]; then
+		echo "# BENCH kind=ab mode=$1 slice_ms=$AB_SLICE_MS $_kv"
+		pass "ioab $1: $_out"
+	else
+		fail "ioab $1" "ioab: $_out (rc $_rc)"
+	fi
+	check_eq "ioab $1 leaves the accounting as it found it" Y "$(cat $PARAM)"
+}
+measure_ab inline
+measure_ab timer
 rmmod null_blk
 tap_finish
