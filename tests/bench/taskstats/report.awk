@@ -5,7 +5,8 @@
 # cost of the accounting), and of the fork-and-exit rate with and without
 # an exit listener (and their ratio); and the ioab runs, which flip the
 # accounting every few ms inside one run (the rows the verdict is on: they
-# are the ones a loaded host cannot tilt).
+# are the ones a loaded host cannot tilt), each beside a control run that
+# flips a switch without effect.
 #
 # Loaded after tests/bench/lib.awk, which keeps the samples (add(),
 # cnt[], val[]), takes their median() and splits each "# BENCH" line
@@ -38,10 +39,11 @@ function paired(row, a, b,    k, parts, r, x, y) {
 		seen[f["mode"], f["round"]] = 1
 	}
 	if (f["kind"] == "ab") {
-		ab[f["mode"]] = 1
-		ab_on[f["mode"]] = f["on_iops"]; ab_off[f["mode"]] = f["off_iops"]
-		ab_ratio[f["mode"]] = f["ratio"]; ab_paired[f["mode"]] = f["paired"]
-		ab_pairs[f["mode"]] = f["pairs"]; ab_slice = f["slice_ms"]
+		k = f["mode"] SUBSEP f["switch"]
+		ab[k] = 1
+		ab_on[k] = f["on_iops"]; ab_off[k] = f["off_iops"]
+		ab_ratio[k] = f["ratio"]; ab_paired[k] = f["paired"]
+		ab_pairs[k] = f["pairs"]; ab_slice = f["slice_ms"]
 	}
 	if (f["kind"] == "fork") {
 		add("fork" SUBSEP f["listener"], f["rate"])
@@ -75,20 +77,25 @@ END {
 			pr, (1 - ratio) * 100, n
 	}
 	worst = -1
-	printf "\nsame reads, one ioab run per mode, accounting flipped every %s ms (A-B-B-A);\n", ab_slice
-	printf "on/off: over all slices; paired: median over pairs of slices; n: pairs\n"
-	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "acct on", "acct off", "on/off", "paired", "cost", "n"
+	printf "\nsame reads, one ioab run per row, switch flipped every %s ms (A-B-B-A); control:\n", ab_slice
+	printf "flipping printk.time instead (A/A, the method's own noise); on/off: over all\n"
+	printf "slices; paired: median over pairs of slices; n: pairs\n"
+	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "on", "off", "on/off", "paired", "cost", "n"
 	for (i = 1; i <= 2; i++) {
-		m = modes[i]
-		if (!(m in ab)) {
-			printf "%-38s %s\n", "IOPS, " label[i], "not measured"
-			worst = 100
-			continue
+		for (j = 1; j <= 2; j++) {
+			sw = j == 1 ? "acct" : "control"
+			k = modes[i] SUBSEP sw
+			name = (j == 1 ? "IOPS, " label[i] : "  control (A/A)")
+			if (!(k in ab)) {
+				printf "%-38s %s\n", name, "not measured"
+				worst = 100
+				continue
+			}
+			printf "%-38s %11d %11d %8.4f %8.4f %7.2f%% %3d\n", name, ab_on[k], ab_off[k],
+				ab_ratio[k], ab_paired[k], (1 - ab_ratio[k]) * 100, ab_pairs[k]
+			if (j == 1 && (1 - ab_ratio[k]) * 100 > worst)
+				worst = (1 - ab_ratio[k]) * 100
 		}
-		printf "%-38s %11d %11d %8.4f %8.4f %7.2f%% %3d\n", "IOPS, " label[i], ab_on[m], ab_off[m],
-			ab_ratio[m], ab_paired[m], (1 - ab_ratio[m]) * 100, ab_pairs[m]
-		if ((1 - ab_ratio[m]) * 100 > worst)
-			worst = (1 - ab_ratio[m]) * 100
 	}
 	printf "\n%-38s %11s %11s %8s %8s %8s %3s\n", "row", "no listener", "listener", "with/no", "paired", "cost", "n"
 	no = median("fork" SUBSEP "no"); yes = median("fork" SUBSEP "yes")

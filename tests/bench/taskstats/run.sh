@@ -15,14 +15,17 @@
 #   (tests/helpers/ioab.cpp), which flips the accounting every SLICE ms
 #   (A-B-B-A) and counts the reads of each slice: the host's load changes
 #   far more slowly than that, so it weighs on both sides alike, where
-#   separate fio runs seconds apart see different hosts.
+#   separate fio runs seconds apart see different hosts; and the same run
+#   flipping printk.time instead, a control (A/A) whose ratio shows the
+#   noise of the method itself.
 #
 # Each round measures every pair of configurations A-B-B-A, and which one is
 # A alternates from round to round. One line per measurement on the TAP
 # stream (two per configuration and round):
 #   # BENCH kind=fio mode=M acct=on|off round=N iops=X
 #   # BENCH kind=fork listener=yes|no round=N rate=R records=C lost=L
-#   # BENCH kind=ab mode=M slice_ms=S pairs=N on_iops=X off_iops=Y ratio=R paired=P
+#   # BENCH kind=ab mode=M switch=acct|control slice_ms=S pairs=N on_iops=X
+#     off_iops=Y ratio=R paired=P
 # and TAP checks that every measurement happened and that the switch works.
 #
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (7),
@@ -155,23 +158,32 @@ while [ $r -le "$ROUNDS" ]; do
 done
 acct on
 
-# measure_ab MODE: the accounting flipped every AB_SLICE_MS inside one run.
+# measure_ab MODE acct|control: the accounting flipped every AB_SLICE_MS
+# inside one run; or, as a control that shows the method's own noise, a
+# switch that changes nothing on the I/O path (printk.time: A/A).
 measure_ab() {
-	load_nullb "$1"
-	_out=$(ioab /dev/nullb0 $PARAM "$AB_SLICE_MS" "$AB_PAIRS" 2 2>&1)
+	case $2 in
+	acct) _switch=$PARAM ;;
+	control) _switch=/sys/module/printk/parameters/time ;;
+	esac
+	_was=$(cat $_switch)
+	_out=$(ioab /dev/nullb0 $_switch "$AB_SLICE_MS" "$AB_PAIRS" 2 2>&1)
 	_rc=$?
 	# pairs N on_iops X off_iops Y ratio R paired P
 	_kv=$(echo "$_out" | awk '$1 == "pairs" && NF == 10 {
 		printf "pairs=%s on_iops=%s off_iops=%s ratio=%s paired=%s", $2, $4, $6, $8, $10 }')
 	if [ $_rc = 0 ] && [ -n "$_kv" ]; then
-		echo "# BENCH kind=ab mode=$1 slice_ms=$AB_SLICE_MS $_kv"
-		pass "ioab $1: $_out"
+		echo "# BENCH kind=ab mode=$1 switch=$2 slice_ms=$AB_SLICE_MS $_kv"
+		pass "ioab $1 $2: $_out"
 	else
-		fail "ioab $1" "ioab: $_out (rc $_rc)"
+		fail "ioab $1 $2" "ioab: $_out (rc $_rc)"
 	fi
-	check_eq "ioab $1 leaves the accounting as it found it" Y "$(cat $PARAM)"
+	check_eq "ioab $1 $2 leaves $_switch as it found it" "$_was" "$(cat $_switch)"
 }
-measure_ab inline
-measure_ab timer
+for mode in inline timer; do
+	load_nullb $mode
+	measure_ab $mode acct
+	measure_ab $mode control
+done
 rmmod null_blk
 tap_finish
