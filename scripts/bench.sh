@@ -26,6 +26,9 @@ for n in "${names[@]}"; do
 	host=$top/tests/bench/$n/host.sh
 	[[ -x $host ]] || { echo "bench: no tests/bench/$n/host.sh" >&2; failed+=("$n"); continue; }
 	echo "=== bench $n"
+	mkdir -p "$top/build/bench/$n"
+	git -C "$top" describe --always --dirty >"$top/build/bench/$n/commit" 2>/dev/null ||
+		rm -f "$top/build/bench/$n/commit"
 	if ! "$host" 2>&1 | tee "$top/build/bench/$n.txt"; then
 		failed+=("$n")
 	fi

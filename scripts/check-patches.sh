@@ -230,4 +230,14 @@ cover=$patches/0000-cover-letter.patch
 ! grep -q '\*\*\*\|@RESULTS@\|@MAINTAINERS@' "$cover" && grep -q '(maintainer:' "$cover"
 result $? "cover letter filled in, with get_maintainer.pl output"
 
+# Every benchmark's table, fresh or recorded, with its ratios.
+missing=()
+for host in tests/bench/*/host.sh; do
+	name=$(basename "$(dirname "$host")")
+	grep -q "^\`make bench\`, $name:\$" "$cover" || missing+=("$name")
+done
+echo "no table in the cover letter for: ${missing[*]}" >"$log"
+((${#missing[@]} == 0)) && grep -qi 'ratio' "$cover"
+result $? "cover letter quotes every make bench table" "$log"
+
 finish

@@ -10,6 +10,7 @@
 #   mail-series.py targets                    "KIND<TAB>KERNEL_PATH<TAB>SOURCE" per file
 #   mail-series.py build GIT_DIR BASE PRISTINE OUTDIR KERNEL_TREE
 import fnmatch
+import glob
 import os
 import re
 import shutil
@@ -445,38 +446,32 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
     cover(plan, outdir, kernel_tree, len(commits))
 
 
-def bench_results():
-    """The tables `make bench` left in build/bench/NAME/report.txt, indented."""
-    d = rel("build", "bench")
-    summary = os.path.join(d, "summary.txt")
-    if os.path.exists(summary):
-        return open(summary).read().rstrip()
+def bench_reports(directory, pattern):
+    """(name, text) of every non-empty table matching directory/pattern."""
     reports = []
-    if os.path.isdir(d):
-        for name in sorted(os.listdir(d)):
-            p = os.path.join(d, name, "report.txt")
-            if not os.path.isfile(p):
-                continue
-            text = open(p, errors="replace").read().rstrip()
-            if text:
-                body = "\n".join(("  " + line).rstrip() for line in text.split("\n"))
-                reports.append(f"`make bench`, {name}:\n\n{body}")
-    if reports:
-        return "\n\n".join(reports)
-    lines = []
-    if os.path.isdir(d):
-        for f in sorted(os.listdir(d)):
-            p = os.path.join(d, f)
-            if os.path.isfile(p) and f.endswith((".txt", ".log", ".tap")):
-                lines += [line.rstrip() for line in open(p, errors="replace")
-                          if re.search(r"ratio", line, re.I)]
-    if lines:
-        return "\n".join(lines[:60])
-    return ("Not measured in this build: run `make bench` in the iotally tree; it\n"
-            "prints the ratios of this engine against the stock one and of the\n"
-            "per-task accounting on against off, measured side by side in one\n"
-            "guest boot each, and `make patches` then quotes them here (from\n"
-            "build/bench/*/report.txt).")
+    for path in sorted(glob.glob(os.path.join(directory, pattern))):
+        text = open(path, errors="replace").read().rstrip()
+        if text:
+            name = os.path.basename(os.path.dirname(path)) if pattern.startswith("*/") \
+                else os.path.splitext(os.path.basename(path))[0]
+            reports.append((name, text))
+    return reports
+
+
+def bench_results():
+    """The tables of `make bench`, one per benchmark: this checkout's
+    build/bench/NAME/report.txt, or else the one recorded in
+    tests/bench/results/NAME.txt (scripts/bench-record.sh), which says
+    when it was measured."""
+    tables = dict(bench_reports(rel("tests", "bench", "results"), "*.txt"))
+    tables.update(bench_reports(rel("build", "bench"), "*/report.txt"))
+    if not tables:
+        raise Error("no benchmark tables: run `make bench`, or keep tests/bench/results/*.txt")
+    body = []
+    for name in sorted(tables):
+        table = "\n".join(("  " + line).rstrip() for line in tables[name].split("\n"))
+        body.append(f"`make bench`, {name}:\n\n{table}")
+    return "\n\n".join(body)
 
 
 def cover(plan, outdir, kernel_tree, n):
