@@ -6,15 +6,24 @@
 # on and off at run time and starts and stops an exit listener, interleaved,
 # and this script prints medians and ratios side by side.
 #
-# Environment: BENCH_ROUNDS (default 7), BENCH_RUNTIME (fio seconds, 2),
+# Environment: BENCH_ROUNDS (default 4), BENCH_RUNTIME (fio seconds, 2),
 # BENCH_FORK_SECONDS (seconds of fork+exit per measurement, 2),
-# BENCH_AB_SLICE_MS (100) and BENCH_AB_PAIRS (150) for ioab. The host's
-# load average is printed with the table: the guest runs on TCG and shares
-# the host's CPUs, so a loaded host makes every number noisy.
+# BENCH_AB_SLICE_MS (100) and BENCH_AB_PAIRS (100) for ioab, BENCH_ICOUNT
+# (QEMU -icount options, "shift=3,sleep=on"; empty: the guest's clock is
+# the host's).
+#
+# The guest runs on TCG and shares the host's CPUs: timed by the host's
+# clock, IOPS swing by tens of percent with the host's load. With -icount
+# the guest's clock advances by 2^shift ns per instruction it executes (the
+# vCPUs take turns on one host thread), and by the host's clock only while
+# every vCPU is idle; IOPS then count the instructions spent per I/O,
+# whatever else the host runs. That clock cannot see cache misses or
+# contention between real CPUs. The host's load average is printed with the
+# table all the same.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-rounds=${BENCH_ROUNDS:-7}
+rounds=${BENCH_ROUNDS:-4}
 name=bench-taskstats
 
 # The patched kernel, the iotally listener and the forkexit helper.
@@ -24,14 +33,17 @@ stage=$top/build/bench/taskstats
 mkdir -p "$stage"
 printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_FORK_SECONDS=%s\nBENCH_AB_SLICE_MS=%s\nBENCH_AB_PAIRS=%s\n' \
 	"$rounds" "${BENCH_RUNTIME:-2}" "${BENCH_FORK_SECONDS:-2}" "${BENCH_AB_SLICE_MS:-100}" \
-	"${BENCH_AB_PAIRS:-150}" >"$stage/guest.conf"
+	"${BENCH_AB_PAIRS:-100}" >"$stage/guest.conf"
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
 status=0
-"$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 1800 \
+icount_opts=${BENCH_ICOUNT-shift=3,sleep=on}
+icount=()
+[[ -n $icount_opts ]] && icount=(--icount "$icount_opts")
+"$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 3600 "${icount[@]}" \
 	--guest-config "$stage/guest.conf" --suite bench/taskstats || status=$?
 
-awk -v rounds="$rounds" -v load="$load_before, $(load) on $(nproc) CPUs" -f "$top/tests/bench/lib.awk" -f "$top/tests/bench/taskstats/report.awk" \
+awk -v rounds="$rounds" -v icount="$icount_opts" -v load="$load_before, $(load) on $(nproc) CPUs" -f "$top/tests/bench/lib.awk" -f "$top/tests/bench/taskstats/report.awk" \
 	"$top/build/logs/$name/tap.log" | tee "$stage/report.txt"
 exit $status

@@ -62,10 +62,15 @@ END {
 	printf "(/sys/module/taskstats_io/parameters/enabled)\n\n"
 	printf "ratio: of the medians of all measurements; paired: median over rounds of the\n"
 	printf "ratio within a round (measured A-B-B-A); n: measurements per configuration\n"
+	if (icount != "")
+		printf "guest clock: QEMU -icount %s (instructions executed, not the host's time)\n", icount
+	else
+		printf "guest clock: the host's (numbers move with the host's load)\n"
 	if (load != "")
 		printf "host load average (1 min) before and after the boot: %s\n", load
 	printf "\n"
 	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "acct on", "acct off", "on/off", "paired", "cost", "n"
+	worst = -1
 	split("inline timer", modes, " ")
 	split("null_blk inline completion|null_blk timer completion 20us", label, "|")
 	for (i = 1; i <= 2; i++) {
@@ -75,8 +80,10 @@ END {
 		pr = paired(modes[i], "on", "off")
 		printf "%-38s %11d %11d %8.4f %8.4f %7.2f%% %3d\n", "IOPS, " label[i], on, off, ratio,
 			pr, (1 - ratio) * 100, n
+		# Separate runs only count where the guest's clock ignores the host.
+		if (icount != "" && off > 0 && (1 - ratio) * 100 > worst)
+			worst = (1 - ratio) * 100
 	}
-	worst = -1
 	printf "\nsame reads, one ioab run per row, switch flipped every %s ms (A-B-B-A); control:\n", ab_slice
 	printf "flipping printk.time instead (A/A, the method's own noise); on/off: over all\n"
 	printf "slices; paired: median over pairs of slices; n: pairs\n"
@@ -105,6 +112,7 @@ END {
 		min(cnt["fork" SUBSEP "no"], cnt["fork" SUBSEP "yes"])
 	printf "listener (iotally tasks -m 0-1): %d records received, %d lost\n", records, lost
 	if (worst >= 0)
-		printf "\naccounting IOPS cost (interleaved ioab runs): worst %.2f%%, target <= 1%%: %s\n", worst,
+		printf "\naccounting IOPS cost (%s): worst %.2f%%, target <= 1%%: %s\n",
+			icount != "" ? "every IOPS row" : "interleaved ioab runs", worst,
 			worst <= 1 ? "met" : "NOT met"
 }

@@ -28,17 +28,17 @@
 #     off_iops=Y ratio=R paired=P
 # and TAP checks that every measurement happened and that the switch works.
 #
-# Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (7),
+# Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (4),
 # BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2), BENCH_AB_SLICE_MS
-# (100), BENCH_AB_PAIRS (150).
+# (100), BENCH_AB_PAIRS (100).
 . ../../lib.sh
 . /etc/iotally.conf
 
-ROUNDS=${BENCH_ROUNDS:-7}
+ROUNDS=${BENCH_ROUNDS:-4}
 RUNTIME=${BENCH_RUNTIME:-2}
 FORK_SECONDS=${BENCH_FORK_SECONDS:-2}
 AB_SLICE_MS=${BENCH_AB_SLICE_MS:-100}
-AB_PAIRS=${BENCH_AB_PAIRS:-150}
+AB_PAIRS=${BENCH_AB_PAIRS:-100}
 PARAM=/sys/module/taskstats_io/parameters/enabled
 T=/tmp/bench-taskstats
 mkdir -p $T
