@@ -167,7 +167,11 @@ void statistic_data_retire(struct statistic_data *data)
 void statistic_data_retire_barrier(void)
 {
 	rcu_barrier();		/* every data_free_rcu() has run ... */
-	rcu_barrier_tasks();	/* ... and so has every data_free_rcu_tasks() */
+	/* ... and so has every data_free_rcu_tasks() */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		rcu_barrier_tasks();
+	else
+		rcu_barrier();	/* call_rcu_tasks() is call_rcu() */
 }
 
 /**
