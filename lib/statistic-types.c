@@ -289,7 +289,9 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 	data->hot = __alloc_percpu(struct_size(data->hot, cells,
 					       STATISTIC_CELL_FIRST + hot_cells),
 				   STATISTIC_HOT_KIND_MASK + 1);
-	if (!data->hot)
+	if (!data->hot ||
+	    WARN_ON_ONCE((unsigned long)(void __force *)data->hot &
+			 STATISTIC_HOT_KIND_MASK))
 		goto fail;
 	for_each_possible_cpu(cpu) {
 		struct statistic_hot *hot = per_cpu_ptr(data->hot, cpu);
