@@ -4,10 +4,11 @@
  * the programming interface.
  *
  * Locking: an interface's mutex serialises everything but adding data.
- * statistic_add() reads stat->active under RCU (sched flavour: preemption
- * is disabled, which also pins it to its CPU's block). Every reset or
- * redefinition publishes a new generation of data and frees the old one
- * after a grace period, so a redefinition never races with an add.
+ * statistic_add() reads stat->active without a lock and without disabling
+ * preemption (see <linux/statistic.h>). Every reset or redefinition
+ * publishes a new generation of data and frees the old one only after RCU
+ * and RCU Tasks grace periods (statistic_data_retire()), so a redefinition
+ * never races with an add, not even a preempted one.
  */
 #define pr_fmt(fmt) "statistic: " fmt
 
@@ -21,6 +22,16 @@
 #include <linux/string.h>
 
 #include "statistic-internal.h"
+
+/*
+ * statistic_data_retire() relies on RCU Tasks to wait for preempted adders:
+ * with preemption, call_rcu_tasks() must not fall back to call_rcu().
+ * CONFIG_STATISTICS selects it; an out-of-tree build needs a kernel that has
+ * it (every kernel with tracing or BPF does).
+ */
+#if IS_ENABLED(CONFIG_PREEMPTION) && !IS_ENABLED(CONFIG_TASKS_RCU)
+#error "the statistics layer needs CONFIG_TASKS_RCU on a preemptible kernel"
+#endif
 
 /* Longest statistic name or units string. */
 #define STATISTIC_NAME_MAX	64
@@ -190,7 +201,8 @@ EXPORT_SYMBOL_GPL(statistic_create);
 
 static void statistic_free(struct statistic *stat)
 {
-	statistic_data_free(stat->data);
+	/* an add that loaded ->active before it was cleared may still run */
+	statistic_data_retire(stat->data);
 	kfree(stat->units);
 	kfree(stat->name);
 	kfree(stat);
@@ -214,10 +226,9 @@ void statistic_remove(struct statistic *stat)
 	iface = stat->iface;
 	mutex_lock(&iface->lock);
 	list_del(&stat->node);
-	RCU_INIT_POINTER(stat->active, NULL);
+	WRITE_ONCE(stat->active, 0);
 	iface->generation++;
 	mutex_unlock(&iface->lock);
-	synchronize_rcu();
 	statistic_free(stat);
 }
 EXPORT_SYMBOL_GPL(statistic_remove);
@@ -240,9 +251,8 @@ void statistic_interface_remove(struct statistic_interface *iface)
 	statistic_debugfs_remove(iface);
 	mutex_lock(&iface->lock);
 	list_for_each_entry(stat, &iface->statistics, node)
-		RCU_INIT_POINTER(stat->active, NULL);
+		WRITE_ONCE(stat->active, 0);
 	mutex_unlock(&iface->lock);
-	synchronize_rcu();
 	list_for_each_entry_safe(stat, next, &iface->statistics, node) {
 		list_del(&stat->node);
 		statistic_free(stat);
@@ -253,13 +263,21 @@ void statistic_interface_remove(struct statistic_interface *iface)
 }
 EXPORT_SYMBOL_GPL(statistic_interface_remove);
 
+/* Let statistic_add() gather into @data, initialised before. */
+static void statistic_publish(struct statistic *stat,
+			      struct statistic_data *data)
+{
+	/* pairs with READ_ONCE() and the address dependency in statistic_add() */
+	smp_store_release(&stat->active, statistic_data_active(data));
+}
+
 /**
  * statistic_replace_data() - install a new generation of data
  * @stat: the statistic
  * @data: the new generation
  *
  * Context: @stat's interface mutex held.
- * Return: the old generation: free it after synchronize_rcu().
+ * Return: the old generation: free it with statistic_data_retire().
  */
 struct statistic_data *statistic_replace_data(struct statistic *stat,
 					      struct statistic_data *data)
@@ -269,7 +287,7 @@ struct statistic_data *statistic_replace_data(struct statistic *stat,
 	lockdep_assert_held(&stat->iface->lock);
 	stat->data = data;
 	if (stat->on)
-		rcu_assign_pointer(stat->active, data);
+		statistic_publish(stat, data);
 	stat->iface->generation++;
 	return old;
 }
@@ -293,10 +311,10 @@ bool statistic_set_on(struct statistic *stat, bool on, u64 now)
 	stat->on = on;
 	if (on) {
 		stat->started = now;
-		rcu_assign_pointer(stat->active, stat->data);
+		statistic_publish(stat, stat->data);
 	} else {
 		stat->stopped = now;
-		RCU_INIT_POINTER(stat->active, NULL);
+		WRITE_ONCE(stat->active, 0);
 	}
 	return was;
 }
@@ -367,8 +385,7 @@ int statistic_commit_config(struct statistic *stat,
 	mutex_unlock(&iface->lock);
 	if (!data)
 		return -ENOMEM;
-	synchronize_rcu();
-	statistic_data_free(data);
+	statistic_data_retire(data);
 	return 0;
 }
 
@@ -586,6 +603,7 @@ subsys_initcall(statistic_init);
 static void __exit statistic_exit(void)
 {
 	statistic_debugfs_exit();
+	statistic_data_retire_barrier();
 }
 module_exit(statistic_exit);
 

@@ -402,7 +402,6 @@ static void requests_free_data(struct statistic_requests *rs)
 int statistic_definition_write(struct statistic_interface *iface, char *buf)
 {
 	struct statistic_requests rs = { .iface = iface };
-	bool renewed = false;
 	unsigned int i;
 	char *line;
 	int err = 0;
@@ -433,18 +432,14 @@ int statistic_definition_write(struct statistic_interface *iface, char *buf)
 	for (i = 0; i < rs.nr; i++) {
 		struct statistic_request *req = &rs.req[i];
 
-		if (req->data) {
+		if (req->data)
 			req->data = statistic_replace_data(req->stat, req->data);
-			renewed = true;
-		}
 		if (req->on >= 0)
 			statistic_set_on(req->stat, req->on, now);
 	}
 	mutex_unlock(&iface->lock);
-	if (renewed) {
-		synchronize_rcu();
-		requests_free_data(&rs);
-	}
+	for (i = 0; i < rs.nr; i++)
+		statistic_data_retire(rs.req[i].data);
 	kfree(rs.req);
 	return 0;
 

@@ -8,6 +8,7 @@
 
 #include <asm/local64.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/statistic.h>
 
@@ -37,12 +38,12 @@ struct statistic_config {
 };
 
 /*
- * Per-CPU state of one statistic. Only its own CPU writes it, with local64
- * operations that are safe against interrupts on that CPU; readers on other
- * CPUs fold all CPUs' blocks.
+ * Per-CPU state of the types handled out of line (list, history, arrays
+ * too big for the per-CPU allocator's liking). Only its own CPU writes it,
+ * with preemption disabled and local64 operations that are safe against
+ * interrupts on that CPU; readers on other CPUs fold all CPUs' blocks.
  */
 struct statistic_cpu {
-	local64_t out_of_range;
 	local64_t missed;
 	/* history: the period this CPU adds to, cached; see history_slot() */
 	u64 epoch;
@@ -51,7 +52,7 @@ struct statistic_cpu {
 	local64_t cells[];
 };
 
-/* Offsets of the fields of a range result within its cells. */
+/* Offsets of the fields of a history range result within its cells. */
 enum {
 	RANGE_NUM,
 	RANGE_ACC,
@@ -89,23 +90,19 @@ struct statistic_raw {
 	struct statistic_raw_entry ring[];
 };
 
-/* What __statistic_add() does with a pair in range: one test per kind. */
-enum statistic_kind {
-	STATISTIC_KIND_INCREMENTS,	/* value, mode=increments */
-	STATISTIC_KIND_PRODUCTS,	/* value, mode=products */
-	STATISTIC_KIND_ARRAY,
-	STATISTIC_KIND_RANGE,
-	STATISTIC_KIND_OTHER,		/* list, history, raw: out of line */
-};
+/* Arrays with more intervals keep them in struct statistic_cpu blocks. */
+#define STATISTIC_HOT_CELLS_MAX	512U
 
 /**
  * struct statistic_data - one generation of a statistic's data
- * @kind: enum statistic_kind, from @cfg
+ * @hot: per-CPU blocks of the hot path: out of range counter and the cells
+ *	of value, range and arrays of up to %STATISTIC_HOT_CELLS_MAX intervals
+ * @kind: enum statistic_hot_kind, from @cfg
  * @span: range_max - range_min (as u64): X is in range if
  *	(u64)X - (u64)range_min <= @span
- * @cpu: per-CPU blocks
+ * @cpu: per-CPU blocks of list, history and big arrays, else %NULL
  * @cfg: the definition it was made for
- * @ncells: cells per CPU block
+ * @ncells: cells per @cpu block
  * @nbuckets: array: intervals including the last ">" one
  * @shift: array: log2 of base_interval if it is a power of two, else -1
  * @stride: history: cells per period slot (tag plus result)
@@ -114,11 +111,13 @@ enum statistic_kind {
  * @clock: the interface's clock
  * @list: list: admitted X values
  * @raw: raw: the ring
+ * @rcu: for statistic_data_retire()
  *
  * A new generation replaces the old one on every reset or redefinition;
- * adds still running on the old one finish before it is freed (RCU).
+ * adds still running on the old one finish before it is freed.
  */
 struct statistic_data {
+	struct statistic_hot __percpu *hot;
 	unsigned int kind;
 	u64 span;
 	struct statistic_cpu * __percpu *cpu;
@@ -132,6 +131,7 @@ struct statistic_data {
 	u64 (*clock)(void);
 	struct statistic_list *list;
 	struct statistic_raw *raw;
+	struct rcu_head rcu;
 };
 
 /**
@@ -159,6 +159,9 @@ int statistic_config_check(const struct statistic_config *cfg);
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 					    u64 (*clock)(void), u64 origin);
 void statistic_data_free(struct statistic_data *data);
+void statistic_data_retire(struct statistic_data *data);
+void statistic_data_retire_barrier(void);
+unsigned long statistic_data_active(const struct statistic_data *data);
 u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
 

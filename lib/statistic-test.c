@@ -9,6 +9,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -230,6 +231,8 @@ static void range_arithmetic(struct kunit *test)
 
 /* array: the layer against a table of bounds built here */
 
+#define ARRAY_MODEL_MAX	1100
+
 static unsigned int model_bounds(s64 min, s64 max, u64 base, bool log2,
 				 s64 *bounds, unsigned int size)
 {
@@ -240,6 +243,9 @@ static unsigned int model_bounds(s64 min, s64 max, u64 base, bool log2,
 	while (b <= max && n < size) {
 		bounds[n++] = b;
 		if (log2) {
+			/* min + step > max, without overflowing */
+			if (!step || step > (u64)max - (u64)min)
+				break;
 			b = min + step;
 			step *= 2;
 		} else {
@@ -255,13 +261,15 @@ static void array_check(struct kunit *test, s64 min, s64 max, u64 base,
 	int ret;
 	struct statistic_interface *iface = new_iface(test);
 	struct statistic *stat = new_stat(test, iface, "a");
-	s64 bounds[64];
+	s64 *bounds;
 	u64 *want, out = 0;
 	unsigned int n, i;
 	char *expect, *p, num[24];
 	s64 x;
 
-	n = model_bounds(min, max, base, log2, bounds, ARRAY_SIZE(bounds));
+	bounds = kunit_kcalloc(test, ARRAY_MODEL_MAX, sizeof(*bounds), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bounds);
+	n = model_bounds(min, max, base, log2, bounds, ARRAY_MODEL_MAX);
 	want = kunit_kcalloc(test, n + 1, sizeof(*want), GFP_KERNEL);
 	expect = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, want);
@@ -341,6 +349,9 @@ static void array_log2_models(struct kunit *test)
 	array_check(test, 10, 100, 3, true, 0, 120);	/* 10 13 16 22 34 58 */
 	array_check(test, -50, 50, 4, true, -60, 60);
 	array_check(test, 5, 5, 1, true, 0, 10);
+	/* a span of 2^63 or more: out of line, in per-CPU blocks */
+	array_check(test, -(1LL << 62), (1LL << 62) + (1LL << 61), 1, true,
+		    -(1LL << 62) - 3, -(1LL << 62) + 300);
 }
 
 static void array_lin_models(struct kunit *test)
@@ -349,6 +360,10 @@ static void array_lin_models(struct kunit *test)
 	array_check(test, 0, 10, 3, false, -2, 14);	/* 0 3 6 9 >9 */
 	array_check(test, 0, 64, 8, false, -1, 70);
 	array_check(test, 100, 100, 7, false, 90, 110);
+	/* 512 intervals inline in the hot block; 513 and more in blocks */
+	array_check(test, 0, 510, 1, false, -2, 515);
+	array_check(test, 0, 511, 1, false, -2, 515);
+	array_check(test, 0, 1023, 1, false, -2, 1030);
 }
 
 static void array_limits(struct kunit *test)
@@ -827,7 +842,7 @@ static int adder_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		statistic_add(a->stat, (s64)(a->rounds * 7 % 200) - 50, 1);
-		a->rounds++;
+		WRITE_ONCE(a->rounds, a->rounds + 1);
 		cond_resched();
 	}
 	return 0;
@@ -855,6 +870,15 @@ static void reconfigure_under_adds(struct kunit *test)
 		kthread_bind(a->task, cpu);
 		wake_up_process(a->task);
 		nr++;
+	}
+	/* reconfiguring does not wait for anything: start once they add */
+	for (i = 0; i < nr; i++) {
+		unsigned long deadline = jiffies + 10 * HZ;
+
+		while (!READ_ONCE(adders[i].rounds) &&
+		       time_before(jiffies, deadline))
+			usleep_range(100, 200);
+		KUNIT_ASSERT_GT(test, READ_ONCE(adders[i].rounds), 0UL);
 	}
 	for (i = 0; i < 60; i++) {
 		switch (i % 6) {

@@ -2,12 +2,16 @@
 /*
  * Generic statistics layer: the six data-processing types.
  *
- * Every type keeps its counters in per-CPU blocks of local64_t cells that
- * only the owning CPU writes (safe against its own interrupts, no lock, no
- * shared atomic); readers fold all CPUs. Two types need more than that:
- * a list admits a new X value under a lock (once per X value, at most
- * entries_max times per generation), and raw keeps one global ring under a
- * lock because its serial numbers define a total order.
+ * Every type keeps its counters in per-CPU cells that only the owning CPU
+ * writes (safe against its own interrupts, no lock, no shared atomic);
+ * readers fold all CPUs. Value, range and array cells live in the hot
+ * block (struct statistic_hot, see <linux/statistic.h>), updated inline by
+ * statistic_add() with this_cpu operations. List, history and big arrays
+ * use struct statistic_cpu blocks of local64_t cells, updated out of line
+ * with preemption disabled. Two types need more than that: a list admits a
+ * new X value under a lock (once per X value, at most entries_max times
+ * per generation), and raw keeps one global ring under a lock because its
+ * serial numbers define a total order.
  */
 #define pr_fmt(fmt) "statistic: " fmt
 
@@ -93,6 +97,7 @@ int statistic_config_check(const struct statistic_config *cfg)
 	return -EINVAL;
 }
 
+/* A history range slot, empty. */
 static void range_init(local64_t *cells)
 {
 	local64_set(&cells[RANGE_NUM], 0);
@@ -113,6 +118,7 @@ void statistic_data_free(struct statistic_data *data)
 
 	if (!data)
 		return;
+	free_percpu(data->hot);
 	if (data->cpu) {
 		for_each_possible_cpu(cpu)
 			kvfree(*per_cpu_ptr(data->cpu, cpu));
@@ -123,6 +129,60 @@ void statistic_data_free(struct statistic_data *data)
 	kvfree(data->list);
 	kvfree(data->raw);
 	kfree(data);
+}
+
+static void data_free_rcu_tasks(struct rcu_head *head)
+{
+	statistic_data_free(container_of(head, struct statistic_data, rcu));
+}
+
+static void data_free_rcu(struct rcu_head *head)
+{
+	/* now wait for adders preempted in the middle of an add */
+	call_rcu_tasks(head, data_free_rcu_tasks);
+}
+
+/**
+ * statistic_data_retire() - free a generation once no add can still use it
+ * @data: the generation, no longer published in any statistic's ->active,
+ *	or %NULL
+ *
+ * statistic_add() does not disable preemption, so an adder may be
+ * preempted between loading ->active and its update: after an RCU grace
+ * period (adders in interrupts and other non-preemptible code) comes an
+ * RCU Tasks grace period (tasks preempted anywhere outside a voluntary
+ * context switch). Without CONFIG_PREEMPTION, the second is the first.
+ */
+void statistic_data_retire(struct statistic_data *data)
+{
+	if (data)
+		call_rcu(&data->rcu, data_free_rcu);
+}
+
+/**
+ * statistic_data_retire_barrier() - wait until retired generations are freed
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_data_retire_barrier(void)
+{
+	rcu_barrier();		/* every data_free_rcu() has run ... */
+	/* ... and so has every data_free_rcu_tasks() */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		rcu_barrier_tasks();
+	else
+		rcu_barrier();	/* call_rcu_tasks() is call_rcu() */
+}
+
+/**
+ * statistic_data_active() - the ->active word of a running statistic
+ * @data: the generation it gathers into
+ *
+ * Return: the per-CPU address of @data's hot block plus its kind.
+ */
+unsigned long statistic_data_active(const struct statistic_data *data)
+{
+	return (unsigned long)(void __force *)data->hot + data->kind;
 }
 
 static int list_alloc(struct statistic_data *data)
@@ -157,7 +217,9 @@ static int list_alloc(struct statistic_data *data)
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 					    u64 (*clock)(void), u64 origin)
 {
+	unsigned int hot_cells = 0;
 	struct statistic_data *data;
+	u64 params = 0;
 	int cpu;
 
 	data = kzalloc(sizeof(*data), GFP_KERNEL);
@@ -168,24 +230,37 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 	data->origin = origin;
 	data->shift = -1;
 	data->span = (u64)cfg->range_max - (u64)cfg->range_min;
-	data->kind = STATISTIC_KIND_OTHER;
+	data->kind = STATISTIC_HOT_RANGE;
 
 	switch (cfg->type) {
 	case STATISTIC_TYPE_VALUE:
-		data->ncells = 1;
-		data->kind = cfg->mode == STATISTIC_MODE_PRODUCTS ?
-			     STATISTIC_KIND_PRODUCTS : STATISTIC_KIND_INCREMENTS;
+		hot_cells = 1;
+		if (cfg->mode == STATISTIC_MODE_PRODUCTS)
+			params |= STATISTIC_HOT_PRODUCTS;
+		if (cfg->mode == STATISTIC_MODE_INCREMENTS &&
+		    data->span == U64_MAX)
+			data->kind = STATISTIC_HOT_INCREMENTS;
+		else
+			data->kind = STATISTIC_HOT_COUNT;
 		break;
 	case STATISTIC_TYPE_RANGE:
-		data->ncells = RANGE_CELLS;
-		data->kind = STATISTIC_KIND_RANGE;
 		break;
 	case STATISTIC_TYPE_ARRAY:
-		data->kind = STATISTIC_KIND_ARRAY;
 		data->nbuckets = array_bounds(cfg) + 1;
-		data->ncells = data->nbuckets;
 		if (is_power_of_2(cfg->base_interval))
 			data->shift = ilog2(cfg->base_interval);
+		/* see statistic_hot_count() */
+		if (data->nbuckets > STATISTIC_HOT_CELLS_MAX ||
+		    data->shift < 0 || data->span >= BIT_ULL(63)) {
+			data->ncells = data->nbuckets;
+			break;
+		}
+		hot_cells = data->nbuckets;
+		data->kind = STATISTIC_HOT_COUNT;
+		params = data->shift;
+		if (cfg->scale == STATISTIC_SCALE_LOG2)
+			params |= STATISTIC_HOT_LOG2;
+		params |= (u64)(data->nbuckets - 1) << STATISTIC_HOT_LAST_SHIFT;
 		break;
 	case STATISTIC_TYPE_LIST:
 		data->ncells = cfg->entries_max;
@@ -207,6 +282,33 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 		break;
 	}
 
+	/* the kind goes into the low bits of ->active */
+	BUILD_BUG_ON(STATISTIC_HOT_RANGE > STATISTIC_HOT_KIND_MASK);
+	if (data->kind == STATISTIC_HOT_RANGE)
+		hot_cells = STATISTIC_CELL_MAX;
+	data->hot = __alloc_percpu(struct_size(data->hot, cells,
+					       STATISTIC_CELL_FIRST + hot_cells),
+				   STATISTIC_HOT_KIND_MASK + 1);
+	if (!data->hot ||
+	    WARN_ON_ONCE((unsigned long)(void __force *)data->hot &
+			 STATISTIC_HOT_KIND_MASK))
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct statistic_hot *hot = per_cpu_ptr(data->hot, cpu);
+
+		hot->data = data;
+		hot->range_min = cfg->range_min;
+		hot->span = data->span;
+		hot->params = params;
+		/* empty: the first X goes to __statistic_add() */
+		if (data->kind == STATISTIC_HOT_RANGE) {
+			hot->cells[STATISTIC_CELL_MIN] = S64_MAX;
+			hot->cells[STATISTIC_CELL_MAX] = S64_MIN;
+		}
+	}
+	if (!data->ncells)
+		return data;
+
 	data->cpu = alloc_percpu(struct statistic_cpu *);
 	if (!data->cpu)
 		goto fail;
@@ -217,8 +319,6 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 				      GFP_KERNEL, cpu_to_node(cpu));
 		if (!block)
 			goto fail;
-		if (cfg->type == STATISTIC_TYPE_RANGE)
-			range_init(block->cells);
 		*per_cpu_ptr(data->cpu, cpu) = block;
 	}
 	return data;
@@ -235,10 +335,11 @@ static inline u64 product(s64 x, u64 y)
 }
 
 /*
- * Minimum and maximum first, then the accumulator, then the number: a
- * reader that sees a number sees the minimum and maximum that go with it.
+ * A history range slot. Minimum and maximum first, then the accumulator,
+ * then the number: a reader that sees a number sees the minimum and
+ * maximum that go with it.
  */
-static __always_inline void range_add(local64_t *cells, s64 x, u64 y)
+static void range_add(local64_t *cells, s64 x, u64 y)
 {
 	s64 cur, seen;
 
@@ -405,16 +506,78 @@ static void raw_add(struct statistic_data *data, s64 x, u64 y)
 	raw_spin_unlock_irqrestore(&raw->lock, flags);
 }
 
-/*
- * The types whose add is more than a few instructions: kept out of line so
- * that the hot path of value, range and array needs no stack frame.
- */
-static noinline void data_add_slow(struct statistic_data *data,
-				   struct statistic_cpu *cpu, s64 x, u64 y)
+/* Lower this CPU's minimum (@max false) or raise its maximum to @x. */
+static void hot_extend(u64 __percpu *cell, s64 x, bool max)
 {
+	u64 cur = this_cpu_read(*cell), seen;
+
+	/*
+	 * Each compare-and-exchange is one this_cpu operation: if the adder
+	 * moves to another CPU meanwhile, it fails against that CPU's value
+	 * and starts over with it.
+	 */
+	while (max ? x > (s64)cur : x < (s64)cur) {
+		seen = this_cpu_cmpxchg(*cell, cur, (u64)x);
+		if (seen == cur)
+			break;
+		cur = seen;
+	}
+}
+
+/*
+ * A range statistic's X in range but outside this CPU's minimum and
+ * maximum so far: make it the new minimum or maximum, then add it as
+ * statistic_hot_range() does. Minimum and maximum first, then the
+ * accumulator, then the number: a reader that sees a number sees the
+ * minimum and maximum that go with it.
+ */
+static void hot_range_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
+{
+	if (!y)
+		return;
+	hot_extend(&hot->cells[STATISTIC_CELL_MIN], x, false);
+	hot_extend(&hot->cells[STATISTIC_CELL_MAX], x, true);
+	this_cpu_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
+	smp_wmb();	/* pairs with smp_rmb() in hot_range_fold() */
+	this_cpu_add(hot->cells[STATISTIC_CELL_NUM], y);
+}
+
+/**
+ * __statistic_add() - the out-of-line part of statistic_add()
+ * @hot: the hot block of a running statistic's data
+ * @x: X
+ * @y: Y
+ *
+ * For X out of range; a range statistic's X outside this CPU's minimum
+ * and maximum; list, history and raw; arrays whose intervals are not a
+ * power of two wide, or too many for the hot block. Preemption is
+ * disabled: a list or history add takes several steps on this CPU's block.
+ *
+ * Context: any; see statistic_add().
+ */
+void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
+{
+	struct statistic_data *data;
+	struct statistic_cpu *cpu = NULL;
 	local64_t *slot;
 
+	preempt_disable_notrace();
+	data = this_cpu_read(hot->data);
+	/* one unsigned comparison for range_min <= x <= range_max */
+	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span)) {
+		this_cpu_inc(hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
+		goto out;
+	}
+	if (data->cpu)
+		cpu = this_cpu_read(*data->cpu);
 	switch (data->cfg.type) {
+	case STATISTIC_TYPE_RANGE:
+		hot_range_add(hot, x, y);
+		break;
+	case STATISTIC_TYPE_ARRAY:
+		/* in the hot block, arrays are handled inline */
+		local64_add(y, &cpu->cells[array_index(data, x)]);
+		break;
 	case STATISTIC_TYPE_LIST:
 		list_add_pair(data, cpu, x, y);
 		break;
@@ -430,50 +593,11 @@ static noinline void data_add_slow(struct statistic_data *data,
 		raw_add(data, x, y);
 		break;
 	default:
+		/* value in range is always handled inline */
 		break;
 	}
-}
-
-/**
- * __statistic_add() - the out-of-line part of statistic_add()
- * @stat: the statistic
- * @x: X
- * @y: Y
- *
- * The hot path: one function without a stack frame for value, range and
- * array, which update this CPU's block with local64 operations inside an
- * RCU-sched read side (preemption disabled, which also keeps the block
- * this CPU's).
- *
- * Context: any; see statistic_add().
- */
-void __statistic_add(struct statistic *stat, s64 x, u64 y)
-{
-	struct statistic_data *data;
-	struct statistic_cpu *cpu;
-	unsigned int kind;
-
-	rcu_read_lock_sched_notrace();
-	data = rcu_dereference_sched(stat->active);
-	if (unlikely(!data))
-		goto out;
-	cpu = this_cpu_read(*data->cpu);
-	kind = data->kind;
-	/* one unsigned comparison for range_min <= x <= range_max */
-	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span))
-		local64_inc(&cpu->out_of_range);
-	else if (likely(kind == STATISTIC_KIND_INCREMENTS))
-		local64_add(y, &cpu->cells[0]);
-	else if (kind == STATISTIC_KIND_PRODUCTS)
-		local64_add(product(x, y), &cpu->cells[0]);
-	else if (kind == STATISTIC_KIND_ARRAY)
-		local64_add(y, &cpu->cells[array_index(data, x)]);
-	else if (kind == STATISTIC_KIND_RANGE)
-		range_add(cpu->cells, x, y);
-	else
-		data_add_slow(data, cpu, x, y);
 out:
-	rcu_read_unlock_sched_notrace();
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__statistic_add);
 
@@ -485,13 +609,22 @@ static struct statistic_cpu *cpu_block(const struct statistic_data *data,
 	return *per_cpu_ptr(data->cpu, cpu);
 }
 
-static u64 fold_cell(const struct statistic_data *data, unsigned int cell)
+static u64 hot_cell(const struct statistic_data *data, int cpu,
+		    unsigned int cell)
+{
+	return READ_ONCE(per_cpu_ptr(data->hot, cpu)->cells[cell]);
+}
+
+/* Value total, array interval or list entry @i, summed over all CPUs. */
+static u64 fold_cell(const struct statistic_data *data, unsigned int i)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += local64_read(&cpu_block(data, cpu)->cells[cell]);
+		sum += data->cpu ?
+		       local64_read(&cpu_block(data, cpu)->cells[i]) :
+		       hot_cell(data, cpu, STATISTIC_CELL_FIRST + i);
 	return sum;
 }
 
@@ -507,7 +640,7 @@ u64 statistic_data_out_of_range(const struct statistic_data *data)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += local64_read(&cpu_block(data, cpu)->out_of_range);
+		sum += hot_cell(data, cpu, STATISTIC_CELL_OUT_OF_RANGE);
 	return sum;
 }
 
@@ -522,6 +655,8 @@ u64 statistic_data_missed(const struct statistic_data *data)
 	u64 sum = 0;
 	int cpu;
 
+	if (!data->cpu)
+		return 0;
 	for_each_possible_cpu(cpu)
 		sum += local64_read(&cpu_block(data, cpu)->missed);
 	return sum;
@@ -534,6 +669,34 @@ struct range_result {
 	s64 max;
 };
 
+/*
+ * A range statistic: all numbers first, then the rest. An adder may move
+ * to another CPU between its minimum and its number, so the minimum and
+ * maximum are those of all CPUs, whether they have a number or not.
+ */
+static void hot_range_fold(const struct statistic_data *data,
+			   struct range_result *r)
+{
+	u64 num = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		num += hot_cell(data, cpu, STATISTIC_CELL_NUM);
+	/* pairs with smp_wmb() in statistic_hot_range(), hot_range_add() */
+	smp_rmb();
+	if (!num)
+		return;
+	r->num = num;
+	r->min = S64_MAX;
+	r->max = S64_MIN;
+	for_each_possible_cpu(cpu) {
+		r->acc += hot_cell(data, cpu, STATISTIC_CELL_ACC);
+		r->min = min_t(s64, r->min, hot_cell(data, cpu, STATISTIC_CELL_MIN));
+		r->max = max_t(s64, r->max, hot_cell(data, cpu, STATISTIC_CELL_MAX));
+	}
+}
+
+/* A history range slot of one CPU. */
 static void range_fold(struct range_result *r, local64_t *cells)
 {
 	u64 num = local64_read(&cells[RANGE_NUM]);
@@ -716,7 +879,6 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 {
 	struct range_result r = {};
 	unsigned int i;
-	int cpu;
 	s64 x;
 
 	seq_puts(m, name);
@@ -728,8 +890,7 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 			seq_printf(m, " %llu\n", fold_cell(data, 0));
 		break;
 	case STATISTIC_TYPE_RANGE:
-		for_each_possible_cpu(cpu)
-			range_fold(&r, cpu_block(data, cpu)->cells);
+		hot_range_fold(data, &r);
 		range_print(m, &r);
 		break;
 	case STATISTIC_TYPE_ARRAY:

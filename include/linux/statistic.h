@@ -6,11 +6,14 @@
 #ifndef _LINUX_STATISTIC_H
 #define _LINUX_STATISTIC_H
 
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/limits.h>
 #include <linux/list.h>
-#include <linux/rcupdate.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 
 struct statistic_interface;
 struct statistic_data;
@@ -62,16 +65,89 @@ enum statistic_scale {
 /* Upper limits of entries_max and of the number of array intervals. */
 #define STATISTIC_ENTRIES_MAX	65536U
 
+/*
+ * The hot path.
+ *
+ * A running statistic's ->active word is the per-CPU address of a struct
+ * statistic_hot, with the kind of add it takes in the low bits (the block
+ * is 8-byte aligned); 0 while the statistic is stopped. So statistic_add()
+ * finds everything it needs with one load: stopped costs one branch, and
+ * the common kinds update this CPU's cells inline with this_cpu operations.
+ * Each update is a single this_cpu operation that is correct even if the
+ * adder is preempted and moved to another CPU before it (the readers sum
+ * all CPUs), so the hot path does not disable preemption. A generation's
+ * blocks are freed only after an RCU and an RCU Tasks grace period, which
+ * also wait for adders preempted in the middle of an add.
+ */
+
+/**
+ * enum statistic_hot_kind - what statistic_add() does with a pair
+ * @STATISTIC_HOT_INCREMENTS: value, mode=increments, every X in range:
+ *	cells[1] += Y
+ * @STATISTIC_HOT_COUNT: value, and arrays with intervals a power of two
+ *	wide: one cell per pair, chosen by @params
+ * @STATISTIC_HOT_RANGE: range: number, accumulator, minimum, maximum in
+ *	cells[1..4]; an X outside this CPU's [minimum, maximum] goes out of
+ *	line to __statistic_add(). The other types take this kind too, with
+ *	an empty [minimum, maximum]: every X goes out of line.
+ */
+enum statistic_hot_kind {
+	STATISTIC_HOT_INCREMENTS = 1,
+	STATISTIC_HOT_COUNT,
+	STATISTIC_HOT_RANGE,
+};
+
+#define STATISTIC_HOT_KIND_MASK		7UL
+
+/* struct statistic_hot.params of STATISTIC_HOT_COUNT */
+#define STATISTIC_HOT_SHIFT_MASK	0x3fULL	/* log2 of base_interval */
+#define STATISTIC_HOT_LOG2		0x40ULL	/* log2 scale, else linear */
+#define STATISTIC_HOT_PRODUCTS		0x80ULL	/* add X * Y, else Y */
+#define STATISTIC_HOT_LAST_SHIFT	32	/* above: the last interval */
+
+/* Cells of a struct statistic_hot. */
+enum {
+	STATISTIC_CELL_OUT_OF_RANGE,	/* every kind: X out of range */
+	STATISTIC_CELL_FIRST,		/* value: the total; array: intervals */
+	STATISTIC_CELL_NUM = STATISTIC_CELL_FIRST,	/* range: total of Y */
+	STATISTIC_CELL_ACC,		/* range: total of X * Y */
+	STATISTIC_CELL_MIN,		/* range: minimum X, S64_MAX if none */
+	STATISTIC_CELL_MAX,		/* range: maximum X, S64_MIN if none */
+};
+
+/**
+ * struct statistic_hot - one CPU's part of a generation of data
+ * @data: the generation (struct statistic_data) this block belongs to
+ * @range_min: the smallest X in range
+ * @span: range_max - range_min: X is in range if
+ *	(u64)X - @range_min <= @span
+ * @params: STATISTIC_HOT_COUNT: how X chooses the cell
+ * @cells: see STATISTIC_CELL_*; only this CPU's this_cpu operations write
+ *	them, readers sum all CPUs
+ *
+ * Every CPU has its own copy of @data, @range_min, @span and @params,
+ * written before the block is published and read-only afterwards, so that
+ * the hot path reads them with this_cpu operations like the cells.
+ */
+struct statistic_hot {
+	void *data;
+	u64 range_min;
+	u64 span;
+	u64 params;
+	u64 cells[];
+};
+
 /**
  * struct statistic - one statistic of an interface
- * @active: the data being gathered into while the statistic runs, %NULL
- *	while it is stopped; the only member statistic_add() reads
+ * @active: while the statistic runs, the per-CPU address of its data's
+ *	struct statistic_hot plus its enum statistic_hot_kind; 0 while it is
+ *	stopped. The only member statistic_add() reads.
  *
  * The other members belong to lib/statistic-*.c and are protected by the
  * interface's mutex.
  */
 struct statistic {
-	struct statistic_data __rcu *active;
+	unsigned long active;
 	/* private: */
 	struct statistic_data *data;
 	struct statistic_interface *iface;
@@ -113,7 +189,61 @@ bool statistic_start(struct statistic *stat);
 bool statistic_stop(struct statistic *stat);
 int statistic_reset(struct statistic *stat);
 
-void __statistic_add(struct statistic *stat, s64 x, u64 y);
+void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y);
+
+static __always_inline struct statistic_hot __percpu *
+statistic_hot(unsigned long active, enum statistic_hot_kind kind)
+{
+	return (struct statistic_hot __percpu __force *)(active - kind);
+}
+
+/*
+ * Value and array: the cell is the interval of X (value: clamped to the
+ * only one). Chosen with conditional moves rather than branches.
+ */
+static __always_inline void statistic_hot_count(struct statistic_hot __percpu *hot,
+						s64 x, u64 y)
+{
+	u64 dist = (u64)x - this_cpu_read(hot->range_min);
+	u64 params, cell;
+	s64 t;
+
+	if (unlikely(dist > this_cpu_read(hot->span))) {
+		__statistic_add(hot, x, y);	/* out of range */
+		return;
+	}
+	params = this_cpu_read(hot->params);
+	/*
+	 * Whole base intervals below X - 1, -1 for X == range_min (arrays on
+	 * this path span less than 2^63). Interval k holds (bound(k - 1),
+	 * bound(k)]: linear k = t + 1, log2 k = 1 + fls64(t) and 0 for t < 0.
+	 */
+	t = (s64)(dist - 1) >> (params & STATISTIC_HOT_SHIFT_MASK);
+	if (params & STATISTIC_HOT_LOG2)
+		cell = (fls64(t) + 1) & ~(t >> 63);
+	else
+		cell = t + 1;
+	cell = min(cell, params >> STATISTIC_HOT_LAST_SHIFT);
+	this_cpu_add(hot->cells[STATISTIC_CELL_FIRST + cell],
+		     params & STATISTIC_HOT_PRODUCTS ? (u64)x * y : y);
+}
+
+/*
+ * Range: X within this CPU's minimum and maximum (so in range, too) only
+ * adds to the accumulator and the number; the rest is out of line.
+ */
+static __always_inline void statistic_hot_range(struct statistic_hot __percpu *hot,
+						s64 x, u64 y)
+{
+	if (unlikely(x < (s64)this_cpu_read(hot->cells[STATISTIC_CELL_MIN]) ||
+		     x > (s64)this_cpu_read(hot->cells[STATISTIC_CELL_MAX]))) {
+		__statistic_add(hot, x, y);
+		return;
+	}
+	this_cpu_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
+	smp_wmb();	/* pairs with smp_rmb() in the readers */
+	this_cpu_add(hot->cells[STATISTIC_CELL_NUM], y);
+}
 
 /**
  * statistic_add() - report an (X, Y) pair to a statistic
@@ -123,13 +253,32 @@ void __statistic_add(struct statistic *stat, s64 x, u64 y);
  *
  * Context: any, including hard interrupts; never sleeps. The caller must
  * keep @stat alive: no call may run during or after statistic_remove().
- * A stopped statistic costs one predictable branch; a running one updates
- * per-CPU state without locks or shared atomics (except type raw).
+ * A stopped statistic costs one load and one predictable branch; a running
+ * value, range or array statistic updates this CPU's cells inline, without
+ * locks, shared atomics or disabling preemption; the other types, X out of
+ * range, and arrays whose base_interval is not a power of two, with more
+ * than 512 intervals or spanning 2^63 or more are handled out of line.
+ * Inlined, it is about 160 bytes of x86-64 code per call site.
  */
 static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
 {
-	if (rcu_access_pointer(stat->active))
-		__statistic_add(stat, x, y);
+	/* pairs with smp_store_release() in statistic_publish() */
+	unsigned long active = READ_ONCE(stat->active);
+	unsigned long kind = active & STATISTIC_HOT_KIND_MASK;
+	struct statistic_hot __percpu *hot;
+
+	if (!active)
+		return;
+	if (kind == STATISTIC_HOT_RANGE) {
+		statistic_hot_range(statistic_hot(active, STATISTIC_HOT_RANGE),
+				    x, y);
+	} else if (kind == STATISTIC_HOT_COUNT) {
+		statistic_hot_count(statistic_hot(active, STATISTIC_HOT_COUNT),
+				    x, y);
+	} else {
+		hot = statistic_hot(active, STATISTIC_HOT_INCREMENTS);
+		this_cpu_add(hot->cells[STATISTIC_CELL_FIRST], y);
+	}
 }
 
 /**
@@ -145,7 +294,7 @@ static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
  */
 static __always_inline bool statistic_running(const struct statistic *stat)
 {
-	return rcu_access_pointer(stat->active);
+	return READ_ONCE(stat->active);
 }
 
 /**
