@@ -19,12 +19,21 @@ mkdir -p "$stage"
 printf 'BENCH_OPS=%s\nBENCH_BATCHES=%s\n' "${BENCH_OPS:-1024}" "${BENCH_BATCHES:-101}" \
 	>"$stage/guest.conf"
 
+load() { cut -d' ' -f1 /proc/loadavg; }
+load_before=$(load)
 status=0
 "$top/tests/vm/run.sh" --kernel stock --name "$name" --timeout 1800 \
 	--extra-module "$top/build/modules/statistic.ko" \
 	--extra-module "$top/build/modules/statistic_bench.ko" \
 	--guest-config "$stage/guest.conf" --suite bench/statistic || status=$?
 
-sed -n 's/^# BENCH //p' "$top/build/logs/$name/tap.log" | tee "$stage/report.txt"
-[[ -s $stage/report.txt ]] || { echo "bench statistic: no table in build/logs/$name/tap.log" >&2; exit 1; }
+table=$(sed -n 's/^# BENCH //p' "$top/build/logs/$name/tap.log")
+[[ -n $table ]] || { echo "bench statistic: no table in build/logs/$name/tap.log" >&2; exit 1; }
+{
+	echo "statistic_add() microbenchmark: stock Debian kernel with statistic.ko and"
+	echo "statistic_bench.ko, one boot, QEMU TCG with 2 vCPUs"
+	echo "host load average (1 min) before and after the boot: $load_before, $(load) on $(nproc) CPUs"
+	echo
+	echo "$table"
+} | tee "$stage/report.txt"
 exit $status
