@@ -6,10 +6,14 @@
 #   tests/vm/run.sh --kernel stock|patched [--debug] [--name NAME]
 #                   [--dm-mod KO] [--extra-module KO]... [--suite S]...
 #                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
-#                   [--kunit-suites N] [--guest-config FILE]
+#                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
+#
+#   --icount  QEMU -icount OPTS (e.g. shift=3,sleep=on): the guest's clock
+#             counts the instructions it executes (2^shift ns each; vCPUs
+#             take turns), so a busy host cannot change what it measures
 #
 # Logs: build/logs/NAME/{console.log,tap.log,results}. The last line printed
 # is "RESULT pass fail skip"; the exit status is non-zero on any failure, a
@@ -21,7 +25,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/versions.sh"
 
 kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
-guest_config=
+guest_config= icount=
 suites=()
 extra=()
 while (($#)); do
@@ -37,7 +41,8 @@ while (($#)); do
 	--append) append=$2; shift 2 ;;
 	--kunit-suites) kunit_suites=$2; shift 2 ;;
 	--guest-config) guest_config=$(readlink -f "$2"); shift 2 ;;
-	-h | --help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--icount) icount=$2; shift 2 ;;
+	-h | --help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -76,7 +81,9 @@ args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
 echo "  BOOT    $name: $(basename "$image") ($release), ${#suites[@]} suites, timeout ${timeout}s"
 start=$(date +%s)
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp "$QEMU_CPUS" -m "$mem" \
+icount_args=()
+[[ -n $icount ]] && icount_args=(-icount "$icount")
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" -cpu max -smp "$QEMU_CPUS" -m "$mem" \
 	-nodefaults -display none -no-reboot -monitor none \
 	-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \
 	-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
