@@ -16,6 +16,10 @@
  * An update takes its nodes from a pool filled beforehand by
  * dm_stats_index_reserve(), so once that has succeeded the update itself
  * cannot fail and a failed reservation changes nothing.
+ *
+ * Every update replaces about one node per tree level, so nodes come from
+ * their own slab cache and are allocated and freed in bulk: one slab
+ * operation per batch rather than one per node.
  */
 #include <linux/slab.h>
 #include <linux/minmax.h>
@@ -30,6 +34,54 @@
 #define DM_STATS_INDEX_MAX_HEIGHT	45
 
 static_assert(DM_STATS_ITER_DEPTH > DM_STATS_INDEX_MAX_HEIGHT);
+
+/* Nodes allocated or freed by one bulk call. */
+#define DM_STATS_NODE_BATCH		32
+
+static struct kmem_cache *dm_stats_node_cache;
+
+/**
+ * dm_stats_index_init - create the cache of index nodes
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int dm_stats_index_init(void)
+{
+	dm_stats_node_cache = KMEM_CACHE(dm_stats_index_node, 0);
+	return dm_stats_node_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * dm_stats_index_exit - destroy the cache of index nodes
+ *
+ * Every node must have been freed, including those waiting for a grace
+ * period (rcu_barrier() first).
+ */
+void dm_stats_index_exit(void)
+{
+	kmem_cache_destroy(dm_stats_node_cache);
+	dm_stats_node_cache = NULL;
+}
+
+/* Free a list of nodes linked by their next field, in batches. */
+static unsigned int nodes_free_list(struct dm_stats_index_node *n)
+{
+	void *batch[DM_STATS_NODE_BATCH];
+	unsigned int count = 0, k = 0;
+
+	while (n) {
+		batch[k++] = n;
+		n = n->next;
+		if (k == ARRAY_SIZE(batch)) {
+			kmem_cache_free_bulk(dm_stats_node_cache, k, batch);
+			count += k;
+			k = 0;
+		}
+	}
+	if (k)
+		kmem_cache_free_bulk(dm_stats_node_cache, k, batch);
+	return count + k;
+}
 
 /* One update in progress. */
 struct index_update {
@@ -266,16 +318,22 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 	if (!dm_stats_mem_claim(want * sizeof(struct dm_stats_index_node), false))
 		return -ENOMEM;
 	while (want) {
-		struct dm_stats_index_node *n = kmalloc(sizeof(*n), GFP_KERNEL);
+		void *batch[DM_STATS_NODE_BATCH];
+		unsigned int k = min_t(unsigned int, want, ARRAY_SIZE(batch));
 
-		if (!n) {
-			dm_stats_mem_release(want * sizeof(*n));
+		/* All or nothing: 0 means none was allocated. */
+		if (!kmem_cache_alloc_bulk(dm_stats_node_cache, GFP_KERNEL, k, batch)) {
+			dm_stats_mem_release(want * sizeof(struct dm_stats_index_node));
 			return -ENOMEM;
 		}
-		n->next = pool->free;
-		pool->free = n;
-		pool->nr++;
-		want--;
+		want -= k;
+		while (k--) {
+			struct dm_stats_index_node *n = batch[k];
+
+			n->next = pool->free;
+			pool->free = n;
+			pool->nr++;
+		}
 	}
 	return 0;
 }
@@ -286,13 +344,9 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
  */
 void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool)
 {
-	while (pool->free) {
-		struct dm_stats_index_node *n = pool->free;
-
-		pool->free = n->next;
-		kfree(n);
-		dm_stats_mem_release(sizeof(*n));
-	}
+	dm_stats_mem_release(nodes_free_list(pool->free) *
+			     sizeof(struct dm_stats_index_node));
+	pool->free = NULL;
 	pool->nr = 0;
 	if (!pool->spare)
 		return;
@@ -406,20 +460,6 @@ struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
 	return idx;
 }
 
-static void nodes_free(struct dm_stats_index_node *n)
-{
-	unsigned int count = 0;
-
-	while (n) {
-		struct dm_stats_index_node *next = n->next;
-
-		kfree(n);
-		n = next;
-		count++;
-	}
-	dm_stats_mem_release(count * sizeof(*n));
-}
-
 /**
  * dm_stats_index_free - free an index header no reader can see
  * @idx: the index, or NULL
@@ -431,7 +471,8 @@ void dm_stats_index_free(struct dm_stats_index *idx)
 {
 	if (!idx)
 		return;
-	nodes_free(idx->retired);
+	dm_stats_mem_release(nodes_free_list(idx->retired) *
+			     sizeof(struct dm_stats_index_node));
 	kfree(idx);
 	dm_stats_mem_release(sizeof(*idx));
 }
@@ -476,54 +517,4 @@ void dm_stats_index_destroy(struct dm_stats_index *idx)
 	}
 	idx->root = NULL;
 	dm_stats_index_free(idx);
-}
-
-/**
- * dm_stats_index_iter_init - start looking for regions overlapping a range
- * @it: iterator
- * @idx: index to search
- * @lo: first sector
- * @hi: sector after the last one
- */
-void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
-			      const struct dm_stats_index *idx,
-			      sector_t lo, sector_t hi)
-{
-	it->lo = lo;
-	it->hi = hi;
-	it->sp = 0;
-	if (idx->root)
-		it->stack[it->sp++] = idx->root;
-}
-
-/**
- * dm_stats_index_iter_next - next region overlapping the iterator's range
- * @it: iterator
- *
- * Depth-first: the stack holds at most one pending right subtree per level
- * plus the node being visited, so DM_STATS_ITER_DEPTH bounds it for any
- * tree a device can build.
- *
- * Return: a region, or NULL when there is none left.
- */
-struct dm_stats_region *dm_stats_index_iter_next(struct dm_stats_index_iter *it)
-{
-	while (it->sp) {
-		const struct dm_stats_index_node *n = it->stack[--it->sp];
-
-		/* Nothing in this subtree ends after the range starts. */
-		if (n->max_end <= it->lo)
-			continue;
-		if (WARN_ON_ONCE(it->sp + 2 > DM_STATS_ITER_DEPTH))
-			break;
-		/* The right subtree starts no earlier than @n: prune past hi. */
-		if (n->right && n->start < it->hi)
-			it->stack[it->sp++] = n->right;
-		if (n->left)
-			it->stack[it->sp++] = n->left;
-		if (n->start < it->hi && n->end > it->lo)
-			return n->region;
-	}
-	it->sp = 0;
-	return NULL;
 }

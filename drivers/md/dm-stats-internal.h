@@ -7,6 +7,7 @@
 #define DM_STATS_INTERNAL_H
 
 #include <linux/types.h>
+#include <linux/bug.h>
 #include <linux/atomic.h>
 #include <asm/local64.h>
 #include <linux/rcupdate.h>
@@ -167,6 +168,8 @@ struct dm_stats_index_iter {
 	const struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH];
 };
 
+int dm_stats_index_init(void);
+void dm_stats_index_exit(void);
 int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 			   const struct dm_stats_index *idx);
 void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool);
@@ -179,10 +182,62 @@ struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
 void dm_stats_index_free(struct dm_stats_index *idx);
 void dm_stats_index_free_rcu(struct dm_stats_index *idx);
 void dm_stats_index_destroy(struct dm_stats_index *idx);
-void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
-			      const struct dm_stats_index *idx,
-			      sector_t lo, sector_t hi);
-struct dm_stats_region *dm_stats_index_iter_next(struct dm_stats_index_iter *it);
+
+/*
+ * The iterator runs twice per I/O (start and end): inline, so that the I/O
+ * path makes no call to walk the index.
+ */
+
+/**
+ * dm_stats_index_iter_init - start looking for regions overlapping a range
+ * @it: iterator
+ * @idx: index to search
+ * @lo: first sector
+ * @hi: sector after the last one
+ */
+static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
+					    const struct dm_stats_index *idx,
+					    sector_t lo, sector_t hi)
+{
+	it->lo = lo;
+	it->hi = hi;
+	it->sp = 0;
+	if (idx->root)
+		it->stack[it->sp++] = idx->root;
+}
+
+/**
+ * dm_stats_index_iter_next - next region overlapping the iterator's range
+ * @it: iterator
+ *
+ * Depth-first: the stack holds at most one pending right subtree per level
+ * plus the node being visited, so DM_STATS_ITER_DEPTH bounds it for any
+ * tree a device can build.
+ *
+ * Return: a region, or NULL when there is none left.
+ */
+static inline struct dm_stats_region *
+dm_stats_index_iter_next(struct dm_stats_index_iter *it)
+{
+	while (it->sp) {
+		const struct dm_stats_index_node *n = it->stack[--it->sp];
+
+		/* Nothing in this subtree ends after the range starts. */
+		if (n->max_end <= it->lo)
+			continue;
+		if (WARN_ON_ONCE(it->sp + 2 > DM_STATS_ITER_DEPTH))
+			break;
+		/* The right subtree starts no earlier than @n: prune past hi. */
+		if (n->right && n->start < it->hi)
+			it->stack[it->sp++] = n->right;
+		if (n->left)
+			it->stack[it->sp++] = n->left;
+		if (n->start < it->hi && n->end > it->lo)
+			return n->region;
+	}
+	it->sp = 0;
+	return NULL;
+}
 
 /* --- counters (dm-stats-io.c) --- */
 unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value);

@@ -715,6 +715,58 @@ static void index_sequential_balanced(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
+/*
+ * Nodes are allocated and freed in batches: a reservation for a tall tree
+ * from an empty pool, and destroying a tree of 2,000 nodes, both span many
+ * batches. Every node made is charged and every node freed is released.
+ */
+static void index_pool_batches_charged(struct kunit *test)
+{
+	const unsigned int n = 2000;
+	struct dm_stats_region *r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
+	struct dm_stats_index_pool pool = {};
+	unsigned long base = dm_stats_mem_used(), before;
+	struct dm_stats_index *idx = NULL, *next;
+	struct dm_stats_index_node *x;
+	unsigned int i, listed = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < n; i++) {
+		r[i].start = (sector_t)i * 8;
+		r[i].end = r[i].start + 8;
+		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+		next = dm_stats_index_insert(&pool, idx, &r[i], i + 1);
+		KUNIT_ASSERT_NOT_NULL(test, next);
+		dm_stats_index_free(idx);
+		idx = next;
+	}
+	KUNIT_EXPECT_EQ(test, idx->nr, n);
+
+	/* From an empty pool: the nodes and the spare header, all charged. */
+	dm_stats_index_pool_drain(&pool);
+	KUNIT_EXPECT_EQ(test, pool.nr, 0U);
+	before = dm_stats_mem_used();
+	KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+	for (x = pool.free; x; x = x->next)
+		listed++;
+	KUNIT_EXPECT_EQ(test, listed, pool.nr);
+	/* A full path of a 2,000-node AVL tree is more than a few nodes. */
+	KUNIT_EXPECT_GE(test, pool.nr, (unsigned int)idx->root->height);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used() - before,
+			pool.nr * sizeof(struct dm_stats_index_node) +
+			sizeof(struct dm_stats_index));
+	/* ... and enough for the update. */
+	next = dm_stats_index_remove(&pool, idx, &r[n / 2], n + 1);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	KUNIT_EXPECT_EQ(test, next->nr, n - 1);
+	dm_stats_index_free(idx);
+	index_check(test, next);
+
+	dm_stats_index_destroy(next);
+	dm_stats_index_pool_drain(&pool);
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
 static void index_sorted_and_augmented(struct kunit *test)
 {
 	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
@@ -860,6 +912,58 @@ static void split_straddling_io(struct kunit *test)
 	read_area(test, &f->st, 0, 2, &t);
 	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
 	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 5);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+}
+
+/* Start and end one I/O. */
+static void one_io(struct dm_stats *st, int dir, sector_t sector,
+		   unsigned int len)
+{
+	struct dm_stats_aux aux;
+
+	dm_stats_account_io(st, dir, sector, len, false, 0, &aux);
+	dm_stats_account_io(st, dir, sector, len, true, 0, &aux);
+}
+
+/*
+ * A device with a single region takes a path without the index walk: the
+ * same bounds, areas and generations apply there.
+ */
+static void single_region_path(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux early, x, y;
+	struct dm_stats_totals t;
+
+	/* Started while the device had no region. */
+	dm_stats_account_io(&f->st, READ, 150, 8, false, 0, &early);
+	/* One one-area region, [100, 200). */
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+100 100"), 1);
+	dm_stats_account_io(&f->st, READ, 150, 8, true, 0, &early);
+	one_io(&f->st, READ, 0, 100);
+	one_io(&f->st, READ, 200, 8);
+	one_io(&f->st, WRITE, 96, 8);
+	one_io(&f->st, WRITE, 196, 8);
+	one_io(&f->st, WRITE, 120, 16);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 3);
+	KUNIT_EXPECT_EQ(test, t.sectors[WRITE], 4 + 4 + 16);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+
+	/* In flight while the only region is replaced by a new one. */
+	dm_stats_account_io(&f->st, READ, 150, 8, false, 0, &x);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_delete 0"), 0);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+100 10"), 1);
+	KUNIT_EXPECT_STREQ(test, f->result, "0");
+	dm_stats_account_io(&f->st, READ, 150, 8, false, 0, &y);
+	dm_stats_account_io(&f->st, READ, 150, 8, true, 0, &x);
+	dm_stats_account_io(&f->st, READ, 150, 8, true, 0, &y);
+	read_area(test, &f->st, 0, 5, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_EQ(test, t.sectors[READ], 8);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+	read_area(test, &f->st, 0, 4, &t);
 	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
 }
 
@@ -1021,6 +1125,7 @@ static struct kunit_case dm_stats_index_cases[] = {
 	KUNIT_CASE(index_random_vs_model),
 	KUNIT_CASE(index_sorted_and_augmented),
 	KUNIT_CASE(index_sequential_balanced),
+	KUNIT_CASE(index_pool_batches_charged),
 	KUNIT_CASE(hist_bucket_boundaries),
 	KUNIT_CASE(hist_bucket_random),
 	{}
@@ -1035,6 +1140,7 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(split_random_vs_model),
 	KUNIT_CASE(split_straddling_io),
 	KUNIT_CASE(generation_excludes_older_io),
+	KUNIT_CASE(single_region_path),
 	KUNIT_CASE(clear_keeps_in_flight),
 	KUNIT_CASE(merge_detection),
 	KUNIT_CASE(stale_aux_is_ignored),

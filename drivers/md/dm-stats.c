@@ -850,21 +850,22 @@ int dm_stats_message(struct mapped_device *md, unsigned int argc, char **argv,
 /**
  * dm_statistics_init - set up the statistics engine when dm-mod loads
  *
- * Nothing is global but the memory counter and the generation, both
- * statically initialised.
+ * The memory counter and the generation are statically initialised; the
+ * index nodes get their slab cache.
  *
- * Return: 0.
+ * Return: 0 or -ENOMEM.
  */
 int __init dm_statistics_init(void)
 {
-	return 0;
+	return dm_stats_index_init();
 }
 
 /**
  * dm_statistics_exit - tear down the statistics engine when dm-mod unloads
  *
  * Waits for regions and indexes still queued for freeing after an RCU grace
- * period, then reports memory that was never given back.
+ * period, reports memory that was never given back and destroys the node
+ * cache.
  */
 void dm_statistics_exit(void)
 {
@@ -872,6 +873,7 @@ void dm_statistics_exit(void)
 		rcu_barrier();
 	if (WARN_ON(dm_stats_mem_used()))
 		DMCRIT("%lu bytes of statistics memory leaked", dm_stats_mem_used());
+	dm_stats_index_exit();
 }
 
 module_param_named(stats_current_allocated_bytes, dm_stats_mem_bytes, ulong, 0444);

@@ -2,7 +2,7 @@
 //
 // dm-stats-msg: send many device-mapper messages from one process.
 //
-//   dm-stats-msg [-q] [-k] [-t] DEVICE < MESSAGES
+//   dm-stats-msg [-q] [-k] [-t] [-b BYTES] DEVICE < MESSAGES
 //
 // Reads one message per line ("@stats_create 0+8 8", ...) and sends each to
 // sector 0 of the mapped device DEVICE with the DM_TARGET_MSG ioctl, the way
@@ -12,6 +12,8 @@
 //   -q  do not print replies
 //   -k  keep going after a failed message (exit status is still 1)
 //   -t  print "MESSAGES N SECONDS S" to stderr: the time spent in the ioctls
+//   -b  size of the ioctl buffer to start with (default 16384, as dmsetup);
+//       a reply that does not fit is asked for again with twice the size
 //
 // Each reply is printed on stdout, followed by a newline if it lacks one. A
 // failed message prints "dm-stats-msg: MESSAGE: ERROR" on stderr.
@@ -26,6 +28,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -55,8 +58,8 @@ struct Reply {
 };
 
 // One DM_TARGET_MSG ioctl; grows the buffer while the kernel says it is full.
-Reply send_message(const Fd& control, const std::string& device, std::string_view message) {
-    std::size_t size = 16384;
+Reply send_message(const Fd& control, const std::string& device, std::string_view message,
+                   std::size_t size) {
     for (;;) {
         const std::size_t need = sizeof(dm_ioctl) + sizeof(dm_target_msg) + message.size() + 1;
         if (size < need)
@@ -89,7 +92,7 @@ Reply send_message(const Fd& control, const std::string& device, std::string_vie
 }
 
 int usage() {
-    std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] DEVICE < MESSAGES\n";
+    std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] [-b BYTES] DEVICE < MESSAGES\n";
     return 2;
 }
 
@@ -97,9 +100,10 @@ int usage() {
 
 int main(int argc, char** argv) {
     bool quiet = false, keep_going = false, timing = false;
+    std::size_t buffer = 16384;
     int opt;
 
-    while ((opt = getopt(argc, argv, "qkt")) != -1) {
+    while ((opt = getopt(argc, argv, "qktb:")) != -1) {
         switch (opt) {
             case 'q':
                 quiet = true;
@@ -110,6 +114,17 @@ int main(int argc, char** argv) {
             case 't':
                 timing = true;
                 break;
+            case 'b': {
+                char* end = nullptr;
+                errno = 0;
+                const unsigned long v = std::strtoul(optarg, &end, 10);
+                if (errno || end == optarg || *end || v < 1 || v > (1UL << 30)) {
+                    std::cerr << "dm-stats-msg: bad buffer size '" << optarg << "'\n";
+                    return 2;
+                }
+                buffer = v;
+                break;
+            }
             default:
                 return usage();
         }
@@ -138,7 +153,7 @@ int main(int argc, char** argv) {
     std::chrono::steady_clock::duration spent{};
     for (const auto& m : messages) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Reply r = send_message(control, device, m);
+        const Reply r = send_message(control, device, m, buffer);
         spent += std::chrono::steady_clock::now() - t0;
         sent++;
         if (r.error) {
