@@ -22,19 +22,22 @@ struct dm_stats_last_position {
 	unsigned int rw;
 };
 
-/* What one I/O event contributes, the same for every region it touches. */
+/*
+ * What one I/O event contributes, the same for every region it touches.
+ * Filled once per event, before any region is looked at; the region loop
+ * only picks the time unit each region wants.
+ */
 struct dm_stats_event {
 	sector_t lo;
 	sector_t hi;
 	int dir;
 	bool end;
 	bool merged;
-	bool have_ns;
+	u64 gen;
 	unsigned long now_jiffies;
 	unsigned long dur_jiffies;
 	u64 now_ns;
 	u64 dur_ns;
-	const struct dm_stats_aux *aux;
 };
 
 static inline unsigned long dm_stats_seal(const struct dm_stats *st, u64 gen)
@@ -90,24 +93,12 @@ static void area_in_flight(const struct dm_stats_region *r, size_t area,
 	*writes = wr;
 }
 
-/*
- * Charge the time since the area's stamp to io_ticks if I/O was in flight.
- * Called before the caller changes in_flight, like a disk's round-robin of
- * its busy time; whoever moves the stamp charges the interval, once.
- */
-static __always_inline void area_round(struct dm_stats_region *r, size_t area,
-				       u64 now, struct dm_stats_counters *c)
+/* The interval @diff ends now: charge it where I/O was in flight. */
+static noinline void area_charge(const struct dm_stats_region *r, size_t area,
+				 u64 diff, struct dm_stats_counters *c)
 {
-	atomic64_t *stamp = &r->stamps[area];
-	s64 old = atomic64_read(stamp);
 	s64 reads, writes;
-	u64 diff;
 
-	if ((s64)(now - old) <= 0)
-		return;
-	if (!atomic64_try_cmpxchg(stamp, &old, now))
-		return;
-	diff = now - old;
 	area_in_flight(r, area, &reads, &writes);
 	if (reads > 0)
 		local64_add(diff, &c->io_ticks[READ]);
@@ -117,57 +108,147 @@ static __always_inline void area_round(struct dm_stats_region *r, size_t area,
 		local64_add(diff, &c->io_ticks_total);
 }
 
-static void region_account(struct dm_stats_region *r, struct dm_stats_event *ev,
-			   int cpu)
+/*
+ * Charge the time since the area's stamp to io_ticks if I/O was in flight.
+ * Called before the caller changes in_flight, like a disk's round-robin of
+ * its busy time; whoever moves the stamp charges the interval, once. Most
+ * calls find the stamp current (without precise_timestamps, all but the
+ * first per jiffy): only that test is inline.
+ */
+static __always_inline void area_round(struct dm_stats_region *r, size_t area,
+				       u64 now, struct dm_stats_counters *c)
+{
+	atomic64_t *stamp = &r->stamps[area];
+	s64 old = atomic64_read(stamp);
+
+	if ((s64)(now - old) <= 0)
+		return;
+	if (!atomic64_try_cmpxchg(stamp, &old, now))
+		return;
+	area_charge(r, area, now - old, c);
+}
+
+/* Count one event in one area's counters of this CPU. */
+static __always_inline void area_account(struct dm_stats_region *r, size_t area,
+					 struct dm_stats_counters *c,
+					 int dir, bool end, bool merged,
+					 sector_t len, u64 now, u64 dur,
+					 unsigned int bucket)
+{
+	area_round(r, area, now, c);
+	if (!end) {
+		local64_inc(&c->in_flight[dir]);
+		local64_sub(now, &c->queue_acc);
+		return;
+	}
+	local64_dec(&c->in_flight[dir]);
+	local64_add(now, &c->queue_acc);
+	local64_add(len, &c->sectors[dir]);
+	local64_inc(&c->ios[dir]);
+	if (merged)
+		local64_inc(&c->merges[dir]);
+	local64_add(dur, &c->ticks[dir]);
+	if (r->n_bounds)
+		local64_inc(&c->histogram[bucket]);
+}
+
+/* Count an event in the areas of [@lo, @hi), a part of @r. */
+static noinline void region_account_areas(struct dm_stats_region *r, int cpu,
+					  int dir, bool end, bool merged,
+					  sector_t lo, sector_t hi,
+					  u64 now, u64 dur, unsigned int bucket)
+{
+	sector_t offset;
+	size_t area;
+
+	area = div64_u64_rem(lo - r->start, r->step, &offset);
+	while (lo < hi) {
+		sector_t len = min_t(sector_t, hi - lo, r->step - offset);
+
+		if (WARN_ON_ONCE(area >= r->n_areas))
+			return;
+		area_account(r, area, dm_stats_area_counters(r, cpu, area),
+			     dir, end, merged, len, now, dur, bucket);
+		lo += len;
+		offset = 0;
+		area++;
+	}
+}
+
+/*
+ * Count an event in a region it overlaps. Inlined into both callers (the
+ * one-region path and the walk), so that @ev stays in registers and no
+ * region pays a call.
+ */
+static __always_inline void region_account(struct dm_stats_region *r,
+					   const struct dm_stats_event *ev,
+					   int cpu)
 {
 	bool precise = dm_stats_region_precise(r);
 	sector_t lo = max(ev->lo, r->start);
 	sector_t hi = min(ev->hi, r->end);
 	u64 now = precise ? ev->now_ns : ev->now_jiffies;
 	unsigned int bucket = 0;
-	sector_t offset;
-	size_t area;
-	u64 dur;
+	u64 dur = 0;
 
-	if (ev->end && r->n_bounds) {
-		dur = precise ? ev->dur_ns : jiffies_to_msecs(ev->dur_jiffies);
-		bucket = dm_stats_hist_bucket(r->bounds, r->n_bounds, dur);
+	/* The start of an I/O has no duration. */
+	if (ev->end) {
+		dur = precise ? ev->dur_ns : ev->dur_jiffies;
+		if (r->n_bounds)
+			bucket = dm_stats_hist_bucket(r->bounds, r->n_bounds,
+						      precise ? dur :
+						      jiffies_to_msecs(dur));
 	}
-	dur = precise ? ev->dur_ns : ev->dur_jiffies;
 
-	/* One area (tiles, dmstats' default region): no division. */
-	if (r->n_areas == 1) {
-		area = 0;
-		offset = lo - r->start;
-	} else {
-		area = div64_u64_rem(lo - r->start, r->step, &offset);
+	/*
+	 * One area (tiles, dmstats' default region): the step covers the
+	 * region, so the overlap is the area's share; no division, no loop.
+	 * Several areas take a call, which keeps this path's registers free.
+	 */
+	if (likely(r->n_areas == 1)) {
+		area_account(r, 0, r->percpu[cpu], ev->dir, ev->end,
+			     ev->merged, hi - lo, now, dur, bucket);
+		return;
 	}
-	while (lo < hi) {
-		struct dm_stats_counters *c;
-		sector_t len = min_t(sector_t, hi - lo, r->step - offset);
+	region_account_areas(r, cpu, ev->dir, ev->end, ev->merged, lo, hi,
+			     now, dur, bucket);
+}
 
-		if (WARN_ON_ONCE(area >= r->n_areas))
-			return;
-		c = dm_stats_area_counters(r, cpu, area);
-		area_round(r, area, now, c);
-		if (!ev->end) {
-			local64_inc(&c->in_flight[ev->dir]);
-			local64_sub(now, &c->queue_acc);
-		} else {
-			local64_dec(&c->in_flight[ev->dir]);
-			local64_add(now, &c->queue_acc);
-			local64_add(len, &c->sectors[ev->dir]);
-			local64_inc(&c->ios[ev->dir]);
-			if (ev->merged)
-				local64_inc(&c->merges[ev->dir]);
-			local64_add(dur, &c->ticks[ev->dir]);
-			if (r->n_bounds)
-				local64_inc(&c->histogram[bucket]);
-		}
-		lo += len;
-		offset = 0;
-		area++;
+/*
+ * Several regions: walk the index. The start and the end of an I/O each
+ * get their own copy of the walk, with @end a constant, so that the loop
+ * carries no test of it per region.
+ */
+static __always_inline void walk(const struct dm_stats_index *idx,
+				 const struct dm_stats_event *event, int cpu,
+				 const bool end)
+{
+	/* Written before it is read: no zeroing (see dm_stats_account_io()). */
+	struct dm_stats_index_iter it __uninitialized;
+	/* A private copy: counter updates cannot alias it, so no reloads. */
+	struct dm_stats_event ev = *event;
+	struct dm_stats_region *r;
+
+	ev.end = end;
+	dm_stats_index_iter_init(&it, idx, ev.lo, ev.hi);
+	while ((r = dm_stats_index_iter_next(&it))) {
+		if (end && r->gen > ev.gen)
+			continue;
+		region_account(r, &ev, cpu);
 	}
+}
+
+/* Out of line: the one-region path does not carry the iterator's stack. */
+static noinline void account_walk_start(const struct dm_stats_index *idx,
+					const struct dm_stats_event *ev, int cpu)
+{
+	walk(idx, ev, cpu, false);
+}
+
+static noinline void account_walk_end(const struct dm_stats_index *idx,
+				      const struct dm_stats_event *ev, int cpu)
+{
+	walk(idx, ev, cpu, true);
 }
 
 /**
@@ -195,10 +276,9 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	const struct dm_stats_index *idx;
 	/*
 	 * Every field is written before it is read: spare the I/O path the
-	 * zeroing of half a kilobyte of stack per event that
-	 * CONFIG_INIT_STACK_ALL_ZERO would add (a distribution default).
+	 * zeroing that CONFIG_INIT_STACK_ALL_ZERO would add (a distribution
+	 * default).
 	 */
-	struct dm_stats_index_iter it __uninitialized;
 	struct dm_stats_event ev __uninitialized;
 	struct dm_stats_region *r;
 	int cpu;
@@ -211,10 +291,9 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	ev.dir = bi_rw == WRITE ? WRITE : READ;
 	ev.end = end;
 	ev.now_jiffies = jiffies;
-	ev.have_ns = false;
 	ev.now_ns = 0;
+	ev.dur_jiffies = 0;
 	ev.dur_ns = 0;
-	ev.aux = aux;
 
 	if (!end) {
 		struct dm_stats_last_position *last = raw_cpu_ptr(stats->last);
@@ -245,19 +324,17 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 			aux->start_ns = ktime_get_ns();
 			ev.now_ns = aux->start_ns;
 		}
-		ev.merged = aux->merged;
-		ev.dur_jiffies = 0;
-		ev.dur_ns = 0;
 	} else {
 		if (unlikely(aux->tag != dm_stats_seal(stats, aux->gen)))
 			goto out;
-		ev.merged = aux->merged;
 		ev.dur_jiffies = ev.now_jiffies - aux->start_jiffies;
 		if (idx->precise) {
 			ev.now_ns = ktime_get_ns();
 			ev.dur_ns = ev.now_ns - aux->start_ns;
 		}
 	}
+	ev.merged = aux->merged;
+	ev.gen = aux->gen;
 
 	cpu = get_cpu();
 	root = idx->root;
@@ -265,15 +342,13 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 		/* A single region (what dmstats creates by default): no walk. */
 		r = root->region;
 		if (root->start < ev.hi && root->end > ev.lo &&
-		    !(end && r->gen > aux->gen))
+		    !(end && r->gen > ev.gen))
 			region_account(r, &ev, cpu);
-	} else {
-		dm_stats_index_iter_init(&it, idx, ev.lo, ev.hi);
-		while ((r = dm_stats_index_iter_next(&it))) {
-			if (end && r->gen > aux->gen)
-				continue;
-			region_account(r, &ev, cpu);
-		}
+	} else if (root) {
+		if (end)
+			account_walk_end(idx, &ev, cpu);
+		else
+			account_walk_start(idx, &ev, cpu);
 	}
 	put_cpu();
 out:

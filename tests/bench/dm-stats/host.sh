@@ -10,7 +10,8 @@
 # BENCH_BIG_ROUNDS (rounds that build the 10,000-region row, 1: the stock
 # engine needs minutes for it), BENCH_MEM (guest MB, 6144: the stock engine
 # needs ~66 KB per region), BENCH_ICOUNT (QEMU -icount options,
-# "shift=3,sleep=on"; empty: the guest's clock is the host's).
+# "shift=3,sleep=on"; empty: the guest's clock is the host's), BENCH_ROWS
+# (IOPS rows to measure, e.g. "none overlap100"; default all of them).
 #
 # The guest runs on TCG and shares the host's CPUs with whatever else runs
 # there; timed by the host's clock, the same configuration measured twice
@@ -38,6 +39,7 @@ mkdir -p "$stage"
 cp "$top/build/modules/dm-mod.ko" "$stage/dm-mod-iotally.ko"
 printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_BIG_ROUNDS=%s\n' "$rounds" "$runtime" \
 	"${BENCH_BIG_ROUNDS:-1}" >"$stage/guest.conf"
+[[ -z ${BENCH_ROWS:-} ]] || printf 'BENCH_ROWS="%s"\n' "$BENCH_ROWS" >>"$stage/guest.conf"
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
