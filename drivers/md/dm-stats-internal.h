@@ -161,9 +161,18 @@ struct dm_stats_index {
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
 
+/**
+ * struct dm_stats_index_iter - a walk of the regions overlapping a range
+ * @lo: first sector of the range
+ * @hi: sector after the last one
+ * @next: subtree to descend into next, or NULL
+ * @sp: number of nodes on @stack
+ * @stack: nodes whose left subtree is being walked, to visit afterwards
+ */
 struct dm_stats_index_iter {
 	sector_t lo;
 	sector_t hi;
+	const struct dm_stats_index_node *next;
 	unsigned int sp;
 	const struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH];
 };
@@ -201,40 +210,48 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 {
 	it->lo = lo;
 	it->hi = hi;
+	it->next = idx->root;
 	it->sp = 0;
-	if (idx->root)
-		it->stack[it->sp++] = idx->root;
 }
 
 /**
  * dm_stats_index_iter_next - next region overlapping the iterator's range
  * @it: iterator
  *
- * Depth-first: the stack holds at most one pending right subtree per level
- * plus the node being visited, so DM_STATS_ITER_DEPTH bounds it for any
- * tree a device can build.
+ * In order of start sector: down the left spine of a subtree, skipping
+ * subtrees in which nothing ends after the range starts, then each node
+ * before its right subtree. The first node that starts at or after the
+ * range's end ends the walk, as every later one starts after it. The stack
+ * holds at most one node per level, so DM_STATS_ITER_DEPTH bounds it for
+ * any tree a device can build.
  *
  * Return: a region, or NULL when there is none left.
  */
 static inline struct dm_stats_region *
 dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	while (it->sp) {
-		const struct dm_stats_index_node *n = it->stack[--it->sp];
+	const struct dm_stats_index_node *n = it->next;
 
-		/* Nothing in this subtree ends after the range starts. */
-		if (n->max_end <= it->lo)
-			continue;
-		if (WARN_ON_ONCE(it->sp + 2 > DM_STATS_ITER_DEPTH))
-			break;
-		/* The right subtree starts no earlier than @n: prune past hi. */
-		if (n->right && n->start < it->hi)
-			it->stack[it->sp++] = n->right;
-		if (n->left)
-			it->stack[it->sp++] = n->left;
-		if (n->start < it->hi && n->end > it->lo)
+	for (;;) {
+		while (n && n->max_end > it->lo) {
+			if (WARN_ON_ONCE(it->sp >= DM_STATS_ITER_DEPTH))
+				goto done;
+			it->stack[it->sp++] = n;
+			n = n->left;
+		}
+		if (!it->sp)
+			goto done;
+		n = it->stack[--it->sp];
+		if (n->start >= it->hi)
+			goto done;
+		if (n->end > it->lo) {
+			it->next = n->right;
 			return n->region;
+		}
+		n = n->right;
 	}
+done:
+	it->next = NULL;
 	it->sp = 0;
 	return NULL;
 }
