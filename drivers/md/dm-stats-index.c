@@ -17,9 +17,12 @@
  * dm_stats_index_reserve(), so once that has succeeded the update itself
  * cannot fail and a failed reservation changes nothing.
  *
- * Every update replaces about one node per tree level, so nodes come from
- * their own slab cache and are allocated and freed in bulk: one slab
- * operation per batch rather than one per node.
+ * Every update replaces about one node per tree level. The snapshot it
+ * replaced waits on the pool with a polled RCU grace-period cookie, and
+ * once the grace period has elapsed its nodes and header go back into the
+ * pool for later updates: a burst of creates or deletes recycles the same
+ * memory instead of a slab allocation and an RCU callback per node. What
+ * the pool cannot use goes back to the slab, nodes in bulk.
  */
 #include <linux/slab.h>
 #include <linux/minmax.h>
@@ -134,8 +137,11 @@ static void node_discard(struct index_update *u, struct dm_stats_index_node *n)
 		u->pool->free = n;
 		u->pool->nr++;
 	} else {
+		if (!u->old->retired)
+			u->old->retired_tail = n;
 		n->next = u->old->retired;
 		u->old->retired = n;
+		u->old->nr_retired++;
 	}
 }
 
@@ -289,6 +295,105 @@ static unsigned int nodes_needed(const struct dm_stats_index *idx)
 	return 3 * ((idx ? node_height(idx->root) : 0) + 1) + 1;
 }
 
+static void spare_push(struct dm_stats_index_pool *pool,
+		       struct dm_stats_index *h)
+{
+	h->link = pool->spare;
+	pool->spare = h;
+	pool->nr_spare++;
+}
+
+static void header_free(struct dm_stats_index *h)
+{
+	kfree(h);
+	dm_stats_mem_release(sizeof(*h));
+}
+
+/* Free the nodes of @pool beyond the first @keep. */
+static void pool_trim(struct dm_stats_index_pool *pool, unsigned int keep)
+{
+	struct dm_stats_index_node *last = pool->free, *rest;
+	unsigned int i;
+
+	if (pool->nr <= keep)
+		return;
+	if (!keep) {
+		rest = pool->free;
+		pool->free = NULL;
+	} else {
+		for (i = 1; i < keep; i++)
+			last = last->next;
+		rest = last->next;
+		last->next = NULL;
+	}
+	pool->nr = keep;
+	dm_stats_mem_release(nodes_free_list(rest) *
+			     sizeof(struct dm_stats_index_node));
+}
+
+/* Take back the nodes and headers of snapshots no reader can see. */
+static void pool_reclaim(struct dm_stats_index_pool *pool)
+{
+	struct dm_stats_index *old;
+
+	while ((old = pool->waiting) && poll_state_synchronize_rcu(old->gp)) {
+		pool->waiting = old->link;
+		if (!pool->waiting)
+			pool->waiting_tail = NULL;
+		pool->nr_waiting--;
+		if (old->retired) {
+			old->retired_tail->next = pool->free;
+			pool->free = old->retired;
+			pool->nr += old->nr_retired;
+		}
+		if (pool->nr_spare < DM_STATS_SPARE_HEADERS)
+			spare_push(pool, old);
+		else
+			header_free(old);
+	}
+	pool_trim(pool, DM_STATS_POOL_KEEP);
+}
+
+/**
+ * dm_stats_index_retire - recycle a replaced snapshot after a grace period
+ * @pool: the pool of the index that replaced @old
+ * @old: the snapshot, no longer published, or NULL
+ *
+ * Once an RCU grace period has elapsed, a later dm_stats_index_reserve()
+ * takes the nodes and the header @old no longer shares back into @pool.
+ * Call with the lock that serialises updates of the index held, after the
+ * new index is published.
+ */
+void dm_stats_index_retire(struct dm_stats_index_pool *pool,
+			   struct dm_stats_index *old)
+{
+	unsigned long gp;
+
+	if (!old)
+		return;
+	/* One grace period serves a burst: request it once per cookie. */
+	gp = get_state_synchronize_rcu();
+	if (!pool->waiting_tail || pool->waiting_tail->gp != gp)
+		gp = start_poll_synchronize_rcu();
+	old->gp = gp;
+	old->link = NULL;
+	if (pool->waiting_tail)
+		pool->waiting_tail->link = old;
+	else
+		pool->waiting = old;
+	pool->waiting_tail = old;
+	if (++pool->nr_waiting <= DM_STATS_WAITING_MAX)
+		return;
+	pool_reclaim(pool);
+	if (pool->nr_waiting <= DM_STATS_WAITING_MAX)
+		return;
+	/* Too many updates within one grace period: free the oldest. */
+	old = pool->waiting;
+	pool->waiting = old->link;
+	pool->nr_waiting--;
+	dm_stats_index_free_rcu(old);
+}
+
 /**
  * dm_stats_index_reserve - fill a pool for one update of an index
  * @pool: the pool the update will take from
@@ -302,14 +407,18 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 {
 	unsigned int want = nodes_needed(idx);
 
+	pool_reclaim(pool);
 	if (!pool->spare) {
-		if (!dm_stats_mem_claim(sizeof(*pool->spare), false))
+		struct dm_stats_index *h;
+
+		if (!dm_stats_mem_claim(sizeof(*h), false))
 			return -ENOMEM;
-		pool->spare = kzalloc(sizeof(*pool->spare), GFP_KERNEL);
-		if (!pool->spare) {
-			dm_stats_mem_release(sizeof(*pool->spare));
+		h = kzalloc(sizeof(*h), GFP_KERNEL);
+		if (!h) {
+			dm_stats_mem_release(sizeof(*h));
 			return -ENOMEM;
 		}
+		spare_push(pool, h);
 	}
 	if (pool->nr >= want)
 		return 0;
@@ -341,18 +450,26 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 /**
  * dm_stats_index_pool_drain - free the memory a pool holds
  * @pool: the pool; empty afterwards
+ *
+ * Snapshots still waiting for a grace period are freed after one.
  */
 void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool)
 {
-	dm_stats_mem_release(nodes_free_list(pool->free) *
-			     sizeof(struct dm_stats_index_node));
-	pool->free = NULL;
-	pool->nr = 0;
-	if (!pool->spare)
-		return;
-	kfree(pool->spare);
-	dm_stats_mem_release(sizeof(*pool->spare));
-	pool->spare = NULL;
+	struct dm_stats_index *h;
+
+	pool_trim(pool, 0);
+	while ((h = pool->spare)) {
+		pool->spare = h->link;
+		header_free(h);
+	}
+	pool->nr_spare = 0;
+	/* Readers may still see these: they go after a grace period. */
+	while ((h = pool->waiting)) {
+		pool->waiting = h->link;
+		dm_stats_index_free_rcu(h);
+	}
+	pool->waiting_tail = NULL;
+	pool->nr_waiting = 0;
 }
 
 /* Start an update of @old: a new header from the pool. */
@@ -364,7 +481,8 @@ static struct dm_stats_index *update_begin(struct index_update *u,
 
 	if (WARN_ON_ONCE(!idx || pool->nr < nodes_needed(old)))
 		return NULL;
-	pool->spare = NULL;
+	pool->spare = idx->link;
+	pool->nr_spare--;
 	memset(idx, 0, sizeof(*idx));
 	idx->gen = gen;
 	if (old) {
@@ -454,7 +572,7 @@ struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
 	}
 	idx->precise = idx->nr_precise;
 	if (!idx->root) {
-		pool->spare = idx;
+		spare_push(pool, idx);
 		return NULL;
 	}
 	return idx;
@@ -473,8 +591,7 @@ void dm_stats_index_free(struct dm_stats_index *idx)
 		return;
 	dm_stats_mem_release(nodes_free_list(idx->retired) *
 			     sizeof(struct dm_stats_index_node));
-	kfree(idx);
-	dm_stats_mem_release(sizeof(*idx));
+	header_free(idx);
 }
 
 static void index_free_cb(struct rcu_head *head)
@@ -488,8 +605,10 @@ static void index_free_cb(struct rcu_head *head)
  */
 void dm_stats_index_free_rcu(struct dm_stats_index *idx)
 {
-	if (idx)
-		call_rcu(&idx->rcu, index_free_cb);
+	if (!idx)
+		return;
+	WRITE_ONCE(dm_stats_rcu_pending, true);
+	call_rcu(&idx->rcu, index_free_cb);
 }
 
 /**

@@ -66,7 +66,9 @@ struct dm_stats_totals {
  * @n_bounds: number of histogram boundaries (0: no histogram)
  * @bounds: histogram boundaries, strictly increasing
  * @program_id: program id string
- * @aux_data: aux data string
+ * @aux_data: aux data string: @inline_aux, or a copy set by @stats_set_aux
+ * @inline_aux: the aux data given at creation, in the region's own block
+ * @inline_areas: the areas of every CPU are in the region's own block
  * @area_bytes: size of one area's struct dm_stats_counters
  * @alloc_bytes: memory charged to the statistics limit for this region
  * @stamps: per area, time of the last io_ticks update
@@ -85,6 +87,8 @@ struct dm_stats_region {
 	u64 *bounds;
 	char *program_id;
 	char *aux_data;
+	char *inline_aux;
+	bool inline_areas;
 	size_t area_bytes;
 	size_t alloc_bytes;
 	atomic64_t *stamps;
@@ -109,6 +113,7 @@ bool dm_stats_mem_claim(size_t bytes, bool enforce);
 void dm_stats_mem_release(size_t bytes);
 unsigned long dm_stats_mem_used(void);
 u64 dm_stats_next_gen(void);
+extern bool dm_stats_rcu_pending;
 
 /* --- region index (dm-stats-index.c) --- */
 
@@ -142,10 +147,14 @@ struct dm_stats_index_node {
  * @rcu: for freeing after readers are gone
  * @gen: generation of this snapshot
  * @root: the tree; nodes are shared with older and newer snapshots
- * @retired: nodes of this snapshot that the next one replaced, freed
- *	with this header
+ * @retired: nodes of this snapshot that the next one replaced, freed or
+ *	recycled with this header
+ * @retired_tail: last node on @retired
+ * @link: next header on a pool's spare or waiting list
+ * @gp: RCU grace-period cookie taken when the snapshot was replaced
  * @nr: number of regions
  * @nr_precise: number of regions with precise timestamps
+ * @nr_retired: number of nodes on @retired
  * @precise: @nr_precise is not zero
  */
 struct dm_stats_index {
@@ -153,10 +162,25 @@ struct dm_stats_index {
 	u64 gen;
 	struct dm_stats_index_node *root;
 	struct dm_stats_index_node *retired;
+	struct dm_stats_index_node *retired_tail;
+	struct dm_stats_index *link;
+	unsigned long gp;
 	unsigned int nr;
 	unsigned int nr_precise;
+	unsigned int nr_retired;
 	bool precise;
 };
+
+/*
+ * What a pool keeps for recycling: at most this many spare nodes and
+ * headers, and replaced snapshots waiting for a grace period (beyond that,
+ * the oldest is freed by an RCU callback). A grace period in the test
+ * guest spans a few hundred updates, and these bound what an idle device
+ * holds to a few hundred KiB, all of it charged to the statistics memory.
+ */
+#define DM_STATS_POOL_KEEP		4096U
+#define DM_STATS_SPARE_HEADERS		8U
+#define DM_STATS_WAITING_MAX		512U
 
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
@@ -188,6 +212,8 @@ struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
 struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
 					     struct dm_stats_index *old,
 					     struct dm_stats_region *r, u64 gen);
+void dm_stats_index_retire(struct dm_stats_index_pool *pool,
+			   struct dm_stats_index *old);
 void dm_stats_index_free(struct dm_stats_index *idx);
 void dm_stats_index_free_rcu(struct dm_stats_index *idx);
 void dm_stats_index_destroy(struct dm_stats_index *idx);

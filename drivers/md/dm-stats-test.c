@@ -767,6 +767,84 @@ static void index_pool_batches_charged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
+/*
+ * A replaced snapshot waits for a grace period; then its nodes and header
+ * serve later updates without new memory, the trees built from recycled
+ * nodes are sound, and what the pool holds stays within its bounds.
+ */
+static void index_retired_nodes_recycled(struct kunit *test)
+{
+	const unsigned int n = 2 * DM_STATS_WAITING_MAX;
+	struct dm_stats_region *r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
+	struct dm_stats_index_pool pool = {};
+	unsigned long base = dm_stats_mem_used(), before;
+	struct dm_stats_index *idx = NULL, *next, *h;
+	unsigned int i, waiting = 0, retired = 0, listed, nr_before, spare_before;
+	struct dm_stats_index_node *x;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < n; i++) {
+		r[i].start = (sector_t)i * 8;
+		r[i].end = r[i].start + 8;
+		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+		next = dm_stats_index_insert(&pool, idx, &r[i], i + 1);
+		KUNIT_ASSERT_NOT_NULL(test, next);
+		dm_stats_index_retire(&pool, idx);
+		idx = next;
+		KUNIT_ASSERT_LE(test, pool.nr_waiting, DM_STATS_WAITING_MAX);
+		KUNIT_ASSERT_LE(test, pool.nr, DM_STATS_POOL_KEEP);
+		KUNIT_ASSERT_LE(test, pool.nr_spare, DM_STATS_SPARE_HEADERS);
+	}
+	/* Each waiting snapshot holds a whole list of the nodes it retired. */
+	for (h = pool.waiting; h; h = h->link) {
+		listed = 0;
+		for (x = h->retired; x; x = x->next) {
+			listed++;
+			if (!x->next)
+				KUNIT_EXPECT_PTR_EQ(test, x, h->retired_tail);
+		}
+		KUNIT_EXPECT_EQ(test, listed, h->nr_retired);
+		retired += h->nr_retired;
+		waiting++;
+	}
+	KUNIT_EXPECT_EQ(test, waiting, pool.nr_waiting);
+
+	/*
+	 * After a grace period they all come back and nothing new is made:
+	 * what the pool does not keep is freed, and only that is released.
+	 */
+	synchronize_rcu();
+	before = dm_stats_mem_used();
+	nr_before = pool.nr;
+	spare_before = pool.nr_spare;
+	KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+	KUNIT_EXPECT_EQ(test, pool.nr_waiting, 0U);
+	KUNIT_EXPECT_NULL(test, pool.waiting);
+	KUNIT_EXPECT_EQ(test, pool.nr, min(nr_before + retired, DM_STATS_POOL_KEEP));
+	KUNIT_EXPECT_EQ(test, pool.nr_spare,
+			min(spare_before + waiting, DM_STATS_SPARE_HEADERS));
+	KUNIT_EXPECT_EQ(test, before - dm_stats_mem_used(),
+			(nr_before + retired - pool.nr) *
+			sizeof(struct dm_stats_index_node) +
+			(spare_before + waiting - pool.nr_spare) *
+			sizeof(struct dm_stats_index));
+
+	/* Delete them all on recycled nodes; every tree checks out. */
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+		next = dm_stats_index_remove(&pool, idx, &r[i], n + i + 1);
+		dm_stats_index_retire(&pool, idx);
+		idx = next;
+		if (idx && i % 64 == 0)
+			index_check(test, idx);
+	}
+	KUNIT_EXPECT_NULL(test, idx);
+	dm_stats_index_pool_drain(&pool);
+	KUNIT_EXPECT_EQ(test, pool.nr + pool.nr_spare + pool.nr_waiting, 0U);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
 static void index_sorted_and_augmented(struct kunit *test)
 {
 	struct index_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
@@ -1076,6 +1154,54 @@ static void mem_create_delete_balance(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
+/*
+ * A small region is one allocation: its areas sit in it, one cache-line
+ * aligned block per CPU, and its strings too; @stats_set_aux replaces the
+ * aux data without losing memory. A larger region has a block per CPU.
+ */
+static void mem_small_region_one_block(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	unsigned long base = dm_stats_mem_used(), one;
+	struct dm_stats_region *r;
+	void *end, *prev = NULL;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /1 prog aux"), 1);
+	KUNIT_ASSERT_STREQ(test, f->result, "0");
+	one = dm_stats_mem_used();
+	r = xa_load(&f->st.regions, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_TRUE(test, r->inline_areas);
+	end = (void *)r + r->alloc_bytes;
+	for_each_possible_cpu(cpu) {
+		void *a = r->percpu[cpu];
+
+		KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)a, SMP_CACHE_BYTES));
+		KUNIT_EXPECT_TRUE(test, a > (void *)r->inline_aux);
+		KUNIT_EXPECT_TRUE(test, a + r->area_bytes <= end);
+		if (prev)
+			KUNIT_EXPECT_TRUE(test, a >= prev + r->area_bytes);
+		prev = a;
+	}
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+1000 1000 prog aux\n");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_set_aux 0 longer_aux"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_set_aux 0 x"), 0);
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+1000 1000 prog x\n");
+	/* The block keeps the first aux data; the copy in use is charged. */
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), one + 2);
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create - /100"), 1);
+	KUNIT_ASSERT_STREQ(test, f->result, "1");
+	r = xa_load(&f->st.regions, 1);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_FALSE(test, r->inline_areas);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
 static void mem_limit_enforced(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
@@ -1126,6 +1252,7 @@ static struct kunit_case dm_stats_index_cases[] = {
 	KUNIT_CASE(index_sorted_and_augmented),
 	KUNIT_CASE(index_sequential_balanced),
 	KUNIT_CASE(index_pool_batches_charged),
+	KUNIT_CASE(index_retired_nodes_recycled),
 	KUNIT_CASE(hist_bucket_boundaries),
 	KUNIT_CASE(hist_bucket_random),
 	{}
@@ -1145,6 +1272,7 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(merge_detection),
 	KUNIT_CASE(stale_aux_is_ignored),
 	KUNIT_CASE(mem_create_delete_balance),
+	KUNIT_CASE(mem_small_region_one_block),
 	KUNIT_CASE(mem_limit_enforced),
 	{}
 };

@@ -37,7 +37,8 @@
 static DEFINE_SPINLOCK(dm_stats_mem_lock);
 static unsigned long dm_stats_mem_bytes;
 static atomic64_t dm_stats_generation = ATOMIC64_INIT(0);
-static bool dm_stats_rcu_pending;
+/* An RCU callback of ours may be pending: module exit waits for it. */
+bool dm_stats_rcu_pending;
 
 static bool dm_stats_mem_fits(unsigned long total)
 {
@@ -133,12 +134,12 @@ static void region_free(struct dm_stats_region *r)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		kvfree(r->percpu[cpu]);
-	kvfree(r->stamps);
-	kfree(r->bounds);
-	kfree(r->program_id);
-	kfree(r->aux_data);
+	if (!r->inline_areas) {
+		for_each_possible_cpu(cpu)
+			kvfree(r->percpu[cpu]);
+	}
+	if (r->aux_data != r->inline_aux)
+		kfree(r->aux_data);
 	dm_stats_mem_release(r->alloc_bytes);
 	kvfree(r);
 }
@@ -150,35 +151,55 @@ static void region_free_cb(struct rcu_head *head)
 
 #define DM_STATS_GFP	(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
 
+/*
+ * Up to this many bytes of counters per CPU, a region's areas share its own
+ * allocation, one cache-line aligned block per CPU: creating and deleting
+ * one of thousands of small regions then costs one allocation, not one per
+ * CPU. Larger regions take a block per CPU on the CPU's own node.
+ */
+#define DM_STATS_INLINE_AREAS_BYTES	512
+
 /* Allocate a region with zeroed counters, or return an ERR_PTR. */
 static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a,
 					    size_t n_areas)
 {
 	size_t cells = a->n_bounds ? (size_t)a->n_bounds + 1 : 0;
 	size_t area_bytes = sizeof(struct dm_stats_counters) + cells * sizeof(u64);
-	size_t head = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
-	size_t stamps = array_size(n_areas, sizeof(atomic64_t));
 	size_t one_cpu = array_size(n_areas, area_bytes);
-	size_t strings = strlen(a->program_id) + 1 + strlen(a->aux_data) + 1;
-	size_t bounds = a->n_bounds * sizeof(u64);
-	size_t total;
+	bool inline_areas = one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
+	size_t program_len = strlen(a->program_id) + 1;
+	size_t aux_len = strlen(a->aux_data) + 1;
+	size_t off_bounds, off_stamps, off_strings, off_areas, size, total;
+	size_t stride = ALIGN(one_cpu, SMP_CACHE_BYTES);
 	struct dm_stats_region *r;
+	void *areas;
 	u64 now;
 	size_t i;
 	int cpu;
 
-	total = size_add(size_add(head, stamps), size_add(strings, bounds));
-	total = size_add(total, size_mul(one_cpu, num_possible_cpus()));
+	/* Header, bounds, stamps, strings and maybe the areas: one block. */
+	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
+	off_stamps = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
+	off_strings = size_add(off_stamps, array_size(n_areas, sizeof(atomic64_t)));
+	off_areas = size_add(off_strings, program_len + aux_len);
+	size = off_areas;
+	if (inline_areas)
+		size = size_add(size, SMP_CACHE_BYTES - 1 +
+				stride * num_possible_cpus());
+	total = size;
+	if (!inline_areas)
+		total = size_add(total, size_mul(one_cpu, num_possible_cpus()));
 	if (!dm_stats_mem_claim(total, true))
 		return ERR_PTR(-ENOMEM);
 
-	r = kvzalloc(head, DM_STATS_GFP);
+	r = kvzalloc(size, DM_STATS_GFP);
 	if (!r) {
 		dm_stats_mem_release(total);
 		return ERR_PTR(-ENOMEM);
 	}
 	/* From here region_free() releases the whole charge. */
 	r->alloc_bytes = total;
+	r->inline_areas = inline_areas;
 	r->flags = a->flags;
 	r->start = a->start;
 	r->end = a->end;
@@ -186,24 +207,29 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	r->n_areas = n_areas;
 	r->n_bounds = a->n_bounds;
 	r->area_bytes = area_bytes;
+	r->bounds = (void *)r + off_bounds;
+	if (a->n_bounds)
+		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
+	r->stamps = (void *)r + off_stamps;
+	r->program_id = (char *)r + off_strings;
+	memcpy(r->program_id, a->program_id, program_len);
+	r->inline_aux = r->program_id + program_len;
+	memcpy(r->inline_aux, a->aux_data, aux_len);
+	r->aux_data = r->inline_aux;
 
-	r->program_id = kstrdup(a->program_id, DM_STATS_GFP);
-	r->aux_data = kstrdup(a->aux_data, DM_STATS_GFP);
-	if (!r->program_id || !r->aux_data)
-		goto nomem;
-	if (a->n_bounds) {
-		r->bounds = kmemdup(a->bounds, bounds, DM_STATS_GFP);
-		if (!r->bounds)
-			goto nomem;
-	}
-	r->stamps = kvmalloc(stamps, DM_STATS_GFP);
-	if (!r->stamps)
-		goto nomem;
 	now = dm_stats_region_precise(r) ? ktime_get_ns() : jiffies;
 	for (i = 0; i < n_areas; i++) {
 		atomic64_set(&r->stamps[i], now);
 		if (!(i & 4095))
 			cond_resched();
+	}
+	if (inline_areas) {
+		areas = PTR_ALIGN((void *)r + off_areas, SMP_CACHE_BYTES);
+		for_each_possible_cpu(cpu) {
+			r->percpu[cpu] = areas;
+			areas += stride;
+		}
+		return r;
 	}
 	for_each_possible_cpu(cpu) {
 		r->percpu[cpu] = kvzalloc_node(one_cpu, DM_STATS_GFP,
@@ -282,14 +308,10 @@ int dm_stats_region_create(struct dm_stats *st,
 		return -ENOMEM;
 	}
 	rcu_assign_pointer(st->index, idx);
+	dm_stats_index_retire(&st->pool, old);
 	if (!static_key_enabled(&stats_enabled.key))
 		static_branch_enable(&stats_enabled);
 	mutex_unlock(&st->mutex);
-
-	if (old) {
-		WRITE_ONCE(dm_stats_rcu_pending, true);
-		dm_stats_index_free_rcu(old);
-	}
 	return id;
 }
 
@@ -324,13 +346,13 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 	}
 	xa_erase(&st->regions, id);
 	rcu_assign_pointer(st->index, idx);
+	dm_stats_index_retire(&st->pool, old);
 	/* No region left: no statistics memory either. */
 	if (!idx)
 		dm_stats_index_pool_drain(&st->pool);
 	mutex_unlock(&st->mutex);
 
 	WRITE_ONCE(dm_stats_rcu_pending, true);
-	dm_stats_index_free_rcu(old);
 	call_rcu(&r->rcu, region_free_cb);
 	return 0;
 }
@@ -563,10 +585,13 @@ int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
 		kfree(copy);
 		return -ENOMEM;
 	}
-	dm_stats_mem_release(strlen(r->aux_data) + 1);
 	r->alloc_bytes += len;
-	r->alloc_bytes -= strlen(r->aux_data) + 1;
-	kfree(r->aux_data);
+	/* The first aux_data lives in the region's block: it stays there. */
+	if (r->aux_data != r->inline_aux) {
+		dm_stats_mem_release(strlen(r->aux_data) + 1);
+		r->alloc_bytes -= strlen(r->aux_data) + 1;
+		kfree(r->aux_data);
+	}
 	r->aux_data = copy;
 	mutex_unlock(&st->mutex);
 	return 0;

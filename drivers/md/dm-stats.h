@@ -46,13 +46,22 @@ struct dm_stats_aux {
 /**
  * struct dm_stats_index_pool - memory set aside for updating the index
  * @free: spare tree nodes, linked by their next field
- * @spare: a spare index header, or NULL
+ * @spare: spare index headers, linked by their link field
+ * @waiting: replaced snapshots, oldest first, whose nodes and header come
+ *	back to the pool once an RCU grace period has elapsed
+ * @waiting_tail: newest snapshot on @waiting
  * @nr: number of nodes in @free
+ * @nr_spare: number of headers in @spare
+ * @nr_waiting: number of snapshots on @waiting
  */
 struct dm_stats_index_pool {
 	struct dm_stats_index_node *free;
 	struct dm_stats_index *spare;
+	struct dm_stats_index *waiting;
+	struct dm_stats_index *waiting_tail;
 	unsigned int nr;
+	unsigned int nr_spare;
+	unsigned int nr_waiting;
 };
 
 /**

@@ -68,7 +68,11 @@ END {
 	bs = median("stock" SUBSEP "bytes"); bo = median("ours" SUBSEP "bytes")
 	printf "%-28s %12.3f %12.3f %10.4f\n", "create (s)", cs, co, (cs > 0 ? co / cs : 0)
 	printf "%-28s %12.3f %12.3f %10.4f\n", "delete (s)", ds, do_, (ds > 0 ? do_ / ds : 0)
+	printf "%-28s %12.3f %12.3f %10.4f\n", "create + delete (s)", cs + ds, co + do_,
+		(cs + ds > 0 ? (co + do_) / (cs + ds) : 0)
 	printf "%-28s %12.3f %12.3f %10.4f\n", "floor: 10,000 no-ops (s)", fs, fo, (fs > 0 ? fo / fs : 0)
+	printf "%-28s %12.3f %12.3f %10.4f\n", "delete less the floor (s)", ds - fs, do_ - fo,
+		(ds - fs > 0 ? (do_ - fo) / (ds - fs) : 0)
 	printf "%-28s %12d %12d %10.4f\n", "stats_current_allocated_bytes", bs, bo, (bs > 0 ? bo / bs : 0)
 	printf "%-28s %12d %12d\n", "bytes per region", bs / 10000, bo / 10000
 }
