@@ -446,15 +446,13 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
     cover(plan, outdir, kernel_tree, len(commits))
 
 
-def bench_reports(directory, pattern):
-    """(name, text) of every non-empty table matching directory/pattern."""
-    reports = []
-    for path in sorted(glob.glob(os.path.join(directory, pattern))):
+def bench_reports(paths):
+    """{name: text} of every non-empty table in paths, a {name: path} dict."""
+    reports = {}
+    for name, path in sorted(paths.items()):
         text = open(path, errors="replace").read().rstrip()
         if text:
-            name = os.path.basename(os.path.dirname(path)) if pattern.startswith("*/") \
-                else os.path.splitext(os.path.basename(path))[0]
-            reports.append((name, text))
+            reports[name] = text
     return reports
 
 
@@ -463,8 +461,12 @@ def bench_results():
     build/bench/NAME/report.txt, or else the one recorded in
     tests/bench/results/NAME.txt (scripts/bench-record.sh), which says
     when it was measured."""
-    tables = dict(bench_reports(rel("tests", "bench", "results"), "*.txt"))
-    tables.update(bench_reports(rel("build", "bench"), "*/report.txt"))
+    recorded = {os.path.splitext(os.path.basename(p))[0]: p
+                for p in glob.glob(rel("tests", "bench", "results", "*.txt"))}
+    fresh = {os.path.basename(os.path.dirname(p)): p
+             for p in glob.glob(rel("build", "bench", "*", "report.txt"))}
+    tables = bench_reports(recorded)
+    tables.update(bench_reports(fresh))
     if not tables:
         raise Error("no benchmark tables: run `make bench`, or keep tests/bench/results/*.txt")
     body = []

@@ -25,6 +25,18 @@ function median(key,    n, i, j, t, v) {
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
 
+# print_clock(): which clock the guest measured with (the icount variable,
+# QEMU -icount options or empty for the host's) and the host's load (the
+# load variable), as every report's header says them.
+function print_clock() {
+	if (icount != "")
+		printf "guest clock: QEMU -icount %s (instructions executed, not the host's time)\n", icount
+	else
+		printf "guest clock: the host's (TCG on a shared host: numbers move with its load)\n"
+	if (load != "")
+		printf "host load average (1 min) before and after the boot: %s\n", load
+}
+
 { sub(/\r$/, "") }
 
 /^# BENCH / {

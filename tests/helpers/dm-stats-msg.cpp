@@ -35,22 +35,11 @@
 #include <string_view>
 #include <vector>
 
+#include "fd.hpp"
+
 namespace {
 
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0)
-            close(fd_);
-    }
-    [[nodiscard]] int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
+using iotally_test::Fd;
 
 struct Reply {
     int error = 0;

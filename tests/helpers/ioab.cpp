@@ -46,26 +46,15 @@
 #include <thread>
 #include <vector>
 
+#include "fd.hpp"
+
 namespace {
+
+using iotally_test::Fd;
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t block_size = 4096;
 constexpr auto guard = std::chrono::milliseconds(20);
-
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0)
-            close(fd_);
-    }
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
 
 struct AlignedFree {
     void operator()(void* p) const { std::free(p); }

@@ -32,12 +32,7 @@ END {
 	nrows = split("none whole1 whole1-hist16-precise overlap100 tiled1k tiled10k", rows, " ")
 	printf "dm-stats benchmark: fio 4k randread, psync, direct, 2 jobs, dm-linear over null_blk\n"
 	printf "stock Debian 6.12 kernel, one boot; %d rounds, each row measured A-B-B-A on the two engines per round\n", rounds
-	if (icount != "")
-		printf "guest clock: QEMU -icount %s (busy time counts instructions executed)\n", icount
-	else
-		printf "guest clock: the host's (TCG, shared host: noisy)\n"
-	if (load != "")
-		printf "host load average (1 min) before and after the boot: %s\n", load
+	print_clock()
 	printf "\n"
 	printf "%-24s %10s %7s %10s %7s %10s %7s %4s\n", "row", "stock IOPS", "/none", "ours IOPS", "/none", "ours/stock", "paired", "n"
 	sn = median("stock" SUBSEP "none"); on = median("ours" SUBSEP "none")

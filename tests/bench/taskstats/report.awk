@@ -62,12 +62,7 @@ END {
 	printf "(/sys/module/taskstats_io/parameters/enabled)\n\n"
 	printf "ratio: of the medians of all measurements; paired: median over rounds of the\n"
 	printf "ratio within a round (measured A-B-B-A); n: measurements per configuration\n"
-	if (icount != "")
-		printf "guest clock: QEMU -icount %s (instructions executed, not the host's time)\n", icount
-	else
-		printf "guest clock: the host's (numbers move with the host's load)\n"
-	if (load != "")
-		printf "host load average (1 min) before and after the boot: %s\n", load
+	print_clock()
 	printf "\n"
 	printf "%-38s %11s %11s %8s %8s %8s %3s\n", "row", "acct on", "acct off", "on/off", "paired", "cost", "n"
 	worst = -1
