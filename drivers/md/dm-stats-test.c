@@ -731,6 +731,9 @@ static void index_pool_batches_charged(struct kunit *test)
 	unsigned int i, listed = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	/* Frees an earlier case left to RCU must not land in our sums. */
+	rcu_barrier();
+	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
 		r[i].start = (sector_t)i * 8;
 		r[i].end = r[i].start + 8;
@@ -777,12 +780,15 @@ static void index_retired_nodes_recycled(struct kunit *test)
 	const unsigned int n = 2 * DM_STATS_WAITING_MAX;
 	struct dm_stats_region *r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
 	struct dm_stats_index_pool pool = {};
-	unsigned long base = dm_stats_mem_used(), before;
+	unsigned long base, before;
 	struct dm_stats_index *idx = NULL, *next, *h;
 	unsigned int i, waiting = 0, retired = 0, listed, nr_before, spare_before;
 	struct dm_stats_index_node *x;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	/* Frees an earlier case left to RCU must not land in our sums. */
+	rcu_barrier();
+	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
 		r[i].start = (sector_t)i * 8;
 		r[i].end = r[i].start + 8;
@@ -813,7 +819,16 @@ static void index_retired_nodes_recycled(struct kunit *test)
 	 * After a grace period they all come back and nothing new is made:
 	 * what the pool does not keep is freed, and only that is released.
 	 */
-	synchronize_rcu();
+	/*
+	 * At boot synchronize_rcu() is expedited, and an expedited period that
+	 * overlaps a normal one can end the polled sequence one period short
+	 * of a cookie taken meanwhile: wait until the newest cookie is done.
+	 * rcu_barrier() then settles the snapshots the overflow freed.
+	 */
+	for (i = 0; i < 8 && !poll_state_synchronize_rcu(pool.waiting_tail->gp); i++)
+		synchronize_rcu();
+	KUNIT_ASSERT_TRUE(test, poll_state_synchronize_rcu(pool.waiting_tail->gp));
+	rcu_barrier();
 	before = dm_stats_mem_used();
 	nr_before = pool.nr;
 	spare_before = pool.nr_spare;
