@@ -219,18 +219,40 @@ static struct dm_stats_index_node *rebalance(struct index_update *u,
 	return n;
 }
 
+/*
+ * Link @child, the new version of @n's left (@left) or right subtree, which
+ * had @height and @max_end before. Only when one of those changed can @n's
+ * own change or its balance break: most levels of an update skip that.
+ */
+static struct dm_stats_index_node *node_relink(struct index_update *u,
+					       struct dm_stats_index_node *n,
+					       bool left,
+					       struct dm_stats_index_node *child,
+					       int height, sector_t max_end)
+{
+	if (left)
+		n->left = child;
+	else
+		n->right = child;
+	if (node_height(child) == height && node_max_end(child) == max_end)
+		return n;
+	return rebalance(u, n);
+}
+
 static struct dm_stats_index_node *node_insert(struct index_update *u,
 					       struct dm_stats_index_node *n,
 					       struct dm_stats_index_node *add)
 {
+	struct dm_stats_index_node *child;
+	bool left;
+
 	if (!n)
 		return add;
 	n = node_cow(u, n);
-	if (node_cmp(add->start, add->region, n) < 0)
-		n->left = node_insert(u, n->left, add);
-	else
-		n->right = node_insert(u, n->right, add);
-	return rebalance(u, n);
+	left = node_cmp(add->start, add->region, n) < 0;
+	child = left ? n->left : n->right;
+	return node_relink(u, n, left, node_insert(u, child, add),
+			   node_height(child), node_max_end(child));
 }
 
 /* Unlink the leftmost node of non-empty @n into *@min. */
@@ -238,13 +260,15 @@ static struct dm_stats_index_node *node_remove_min(struct index_update *u,
 						   struct dm_stats_index_node *n,
 						   struct dm_stats_index_node **min)
 {
-	if (!n->left) {
+	struct dm_stats_index_node *child = n->left;
+
+	if (!child) {
 		*min = n;
 		return n->right;
 	}
 	n = node_cow(u, n);
-	n->left = node_remove_min(u, n->left, min);
-	return rebalance(u, n);
+	return node_relink(u, n, true, node_remove_min(u, child, min),
+			   node_height(child), node_max_end(child));
 }
 
 static struct dm_stats_index_node *node_remove(struct index_update *u,
@@ -252,21 +276,17 @@ static struct dm_stats_index_node *node_remove(struct index_update *u,
 					       const struct dm_stats_region *r,
 					       bool *found)
 {
-	struct dm_stats_index_node *min, *rest;
+	struct dm_stats_index_node *min, *rest, *child;
 	int c;
 
 	if (!n)
 		return NULL;
 	c = node_cmp(r->start, r, n);
-	if (c < 0) {
+	if (c) {
 		n = node_cow(u, n);
-		n->left = node_remove(u, n->left, r, found);
-		return rebalance(u, n);
-	}
-	if (c > 0) {
-		n = node_cow(u, n);
-		n->right = node_remove(u, n->right, r, found);
-		return rebalance(u, n);
+		child = c < 0 ? n->left : n->right;
+		return node_relink(u, n, c < 0, node_remove(u, child, r, found),
+				   node_height(child), node_max_end(child));
 	}
 	*found = true;
 	if (!n->left || !n->right) {

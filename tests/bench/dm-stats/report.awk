@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Summarise the "# BENCH" lines of the dm-stats benchmark's tap.log: the
+# Summarise the "# BENCH" lines of the dm-stats benchmark's tap.log (with
+# -v section=10k: only the 10,000-region table, for the boot that measures
+# nothing else): the
 # median of every row for both engines, each row's IOPS as a ratio to the
 # same engine's no-region row, ours against stock (as a ratio of the medians
 # and as the median over rounds of the ratio of the sums of each round's
@@ -29,6 +31,12 @@
 }
 
 END {
+	if (section == "10k") {
+		printf "dm-stats benchmark, 10,000 regions only: stock Debian 6.12 kernel, one boot\n"
+		print_clock()
+		table_10k()
+		exit
+	}
 	nrows = split("none whole1 whole1-hist16-precise overlap100 tiled1k tiled10k", rows, " ")
 	printf "dm-stats benchmark: fio 4k randread, psync, direct, 2 jobs, dm-linear over null_blk\n"
 	printf "stock Debian 6.12 kernel, one boot; %d rounds, each row measured A-B-B-A on the two engines per round\n", rounds
@@ -56,6 +64,11 @@ END {
 	o1 = median("ours" SUBSEP "whole1"); o10k = median("ours" SUBSEP "tiled10k")
 	if (o1 > 0)
 		printf "\nours: 10,000 tiled regions / 1 whole-device region: %.3f\n", o10k / o1
+	table_10k()
+}
+
+# Create and delete times of 10,000 one-area regions, the floor, memory.
+function table_10k(    cs, co, ds, do_, fs, fo, bs, bo) {
 	printf "\n10,000 one-area regions      %12s %12s %10s\n", "stock", "ours", "ours/stock"
 	cs = median("stock" SUBSEP "create"); co = median("ours" SUBSEP "create")
 	ds = median("stock" SUBSEP "delete"); do_ = median("ours" SUBSEP "delete")

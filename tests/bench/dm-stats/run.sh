@@ -21,7 +21,7 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (4),
 # BENCH_RUNTIME (fio seconds per measurement, 2), BENCH_BIG_ROUNDS (1),
-# BENCH_ROWS (the IOPS rows to measure, all five by default).
+# BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none).
 . ../../lib.sh
 . /etc/iotally.conf
 
@@ -171,7 +171,7 @@ quad() {
 	drop_dev
 }
 
-ROWS=${BENCH_ROWS:-"none whole1 whole1-hist16-precise overlap100 tiled1k"}
+ROWS=${BENCH_ROWS-"none whole1 whole1-hist16-precise overlap100 tiled1k"}
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for row in $ROWS; do
