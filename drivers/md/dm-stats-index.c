@@ -129,8 +129,12 @@ static struct dm_stats_index_node *pool_take(struct index_update *u)
 	return n;
 }
 
-/* @n left the tree: recycle it if this update made it, else retire it. */
-static void node_discard(struct index_update *u, struct dm_stats_index_node *n)
+/*
+ * @n left the tree: recycle it if this update made it, else retire it.
+ * Inlined, as node_cow(): both run at every level of every update, and a
+ * call costs more than their bodies.
+ */
+static __always_inline void node_discard(struct index_update *u, struct dm_stats_index_node *n)
 {
 	if (n->ver == u->ver) {
 		n->next = u->pool->free;
@@ -146,8 +150,8 @@ static void node_discard(struct index_update *u, struct dm_stats_index_node *n)
 }
 
 /* A node this update may change: @n itself if it made it, else a copy. */
-static struct dm_stats_index_node *node_cow(struct index_update *u,
-					    struct dm_stats_index_node *n)
+static __always_inline struct dm_stats_index_node *
+node_cow(struct index_update *u, struct dm_stats_index_node *n)
 {
 	struct dm_stats_index_node *c;
 

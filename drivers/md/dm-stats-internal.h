@@ -175,12 +175,15 @@ struct dm_stats_index {
  * What a pool keeps for recycling: at most this many spare nodes and
  * headers, and replaced snapshots waiting for a grace period (beyond that,
  * the oldest is freed by an RCU callback). A grace period in the test
- * guest spans a few hundred updates, and these bound what an idle device
- * holds to a few hundred KiB, all of it charged to the statistics memory.
+ * guest spans up to a few hundred updates, each taking a header: keeping
+ * as many spare headers as can wait lets a burst of updates run without
+ * allocating one. These bound what an idle device holds to a few hundred
+ * KiB (4096 nodes of 72 bytes, 512 headers of 88), all of it charged to
+ * the statistics memory.
  */
 #define DM_STATS_POOL_KEEP		4096U
-#define DM_STATS_SPARE_HEADERS		8U
 #define DM_STATS_WAITING_MAX		512U
+#define DM_STATS_SPARE_HEADERS		DM_STATS_WAITING_MAX
 
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
