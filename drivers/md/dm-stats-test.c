@@ -663,6 +663,26 @@ static void index_random_vs_model(struct kunit *test)
 }
 
 /*
+ * Region @i of a tiling in 8-sector steps: set @r to it and insert it, as
+ * version @ver, into a copy of @idx made from @pool. Returns the copy.
+ */
+static struct dm_stats_index *index_add_tile(struct kunit *test,
+					     struct dm_stats_index_pool *pool,
+					     struct dm_stats_index *idx,
+					     struct dm_stats_region *r,
+					     unsigned int i, u64 ver)
+{
+	struct dm_stats_index *next;
+
+	r->start = (sector_t)i * 8;
+	r->end = r->start + 8;
+	KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(pool, idx), 0);
+	next = dm_stats_index_insert(pool, idx, r, ver);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	return next;
+}
+
+/*
  * Tiles created in order and deleted in order (what a tool creating
  * thousands of regions does) keep the tree balanced, and every update
  * copies O(log R) nodes, not O(R).
@@ -680,17 +700,12 @@ static void index_sequential_balanced(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	for (i = 0; i < 2 * n; i++) {
-		struct dm_stats_region *cur = &r[i < n ? i : i - n];
-
 		if (i < n) {
-			cur->start = (sector_t)i * 8;
-			cur->end = cur->start + 8;
+			next = index_add_tile(test, &pool, idx, &r[i], i, ++gen);
+		} else {
+			KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
+			next = dm_stats_index_remove(&pool, idx, &r[i - n], ++gen);
 		}
-		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
-		if (i < n)
-			next = dm_stats_index_insert(&pool, idx, cur, ++gen);
-		else
-			next = dm_stats_index_remove(&pool, idx, cur, ++gen);
 		if (idx) {
 			retired = 0;
 			for (x = idx->retired; x; x = x->next)
@@ -735,11 +750,7 @@ static void index_pool_batches_charged(struct kunit *test)
 	rcu_barrier();
 	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
-		r[i].start = (sector_t)i * 8;
-		r[i].end = r[i].start + 8;
-		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
-		next = dm_stats_index_insert(&pool, idx, &r[i], i + 1);
-		KUNIT_ASSERT_NOT_NULL(test, next);
+		next = index_add_tile(test, &pool, idx, &r[i], i, i + 1);
 		dm_stats_index_free(idx);
 		idx = next;
 	}
@@ -790,11 +801,7 @@ static void index_retired_nodes_recycled(struct kunit *test)
 	rcu_barrier();
 	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
-		r[i].start = (sector_t)i * 8;
-		r[i].end = r[i].start + 8;
-		KUNIT_ASSERT_EQ(test, dm_stats_index_reserve(&pool, idx), 0);
-		next = dm_stats_index_insert(&pool, idx, &r[i], i + 1);
-		KUNIT_ASSERT_NOT_NULL(test, next);
+		next = index_add_tile(test, &pool, idx, &r[i], i, i + 1);
 		dm_stats_index_retire(&pool, idx);
 		idx = next;
 		KUNIT_ASSERT_LE(test, pool.nr_waiting, DM_STATS_WAITING_MAX);
