@@ -4,7 +4,8 @@
 # make check: every test iotally has, ending with one line "N passed, N failed".
 #
 #   1. user space: ctest (default build, ASan+UBSan build, libFuzzer runs)
-#   2. the patched kernel: KUnit at boot and the guest suites
+#   2. the patched kernel: KUnit at boot and the guest suites, then its
+#      KASAN + lockdep build: KUnit and the concurrency suites
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's
 #
@@ -129,6 +130,13 @@ if step kernel-build make -s kernel; then
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
+fi
+
+# 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
+# and the suites that run our kernel code concurrently; any splat fails.
+if step kernel-debug-build make -s kernel DEBUG=1; then
+	guest kasan --kernel patched --debug --timeout 1800 --kunit-suites "$kunit_suites" \
+		--suite dm-stats-stress --suite dm-stats-engine --suite statistic --suite statistic-dm
 fi
 
 # The generic statistics layer and its sample, out of tree for the stock
