@@ -89,13 +89,14 @@ boot() {
 }
 
 # A boot that died of a stray int3 before the guest's init said a word, is
-# booted again, at most twice, and said so. Multi-threaded TCG now and then
-# (once in several hundred boots) lets a vCPU run a breakpoint that the
-# kernel's text patching (static keys flipped by late initcalls, e.g. "IPI
-# shorthand broadcast" and "sched_clock: Marking stable") had already
-# removed: the stock kernel dies there before any test or module of ours
-# has run. Every other splat, and any crash once init has started, still
-# fails the run; the crashed boot's console stays in console.boot-N.log.
+# booted again, at most twice, and said so. Multi-threaded TCG lets a vCPU
+# run a stale translation of a breakpoint that text_poke_bp() had already
+# replaced: 2 of 40 stock boots on an idle host died at
+# sched_clock_cpu+0x9, right after "sched_clock: Marking stable" flipped
+# its static key, with the final NOP already in memory. That is before any
+# test or module of ours has run. Every other splat, and any crash once
+# init has started, still fails the run; the crashed boot's console stays
+# in console.boot-N.log.
 boot_crashed_early() {
 	! grep -q '^# iotally-guest ' "$logs/tap.log" 2>/dev/null &&
 		grep -q 'Oops: int3' "$logs/console.log" 2>/dev/null
