@@ -11,6 +11,7 @@
 # - a one-area region costs a small fraction of the stock engine's 65,992 B,
 #   and deleting regions gives all statistics memory back.
 . ../lib.sh
+. ../dm-multipath.sh
 
 SECTORS=131072
 VOL=eng
@@ -133,32 +134,26 @@ rmmod brd
 
 # Request-based devices ----------------------------------------------------------
 # dm-rq hands dm_stats_account_io() the I/O's duration where a start time is
-# expected; the engine times requests itself. 100 ms null_blk completions.
-if modprobe dm-multipath 2>/dev/null && modprobe dm-round-robin 2>/dev/null &&
-	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=100000000; then
-	size=$(cat /sys/block/nullb0/size)
-	if dmsetup create --noudevsync mp --table \
-		"0 $size multipath 0 0 1 1 round-robin 0 1 1 /dev/nullb0 1"; then
-		dm=$(dmsetup info -c --noheadings -o blkdevname mp)
-		check_eq "multipath is request-based (blk-mq queue)" "yes" \
-			"$([ -d "/sys/block/$dm/mq" ] && echo yes)"
-		r=$(msg mp @stats_create - /1 1 histogram:50,1000)
-		for s in 0 64 128; do read_at /dev/mapper/mp "$s"; done
-		line=$(msg mp @stats_print "$r")
-		check_eq "request-based: 3 reads, 24 sectors, none in flight" "3 24 0" \
-			"$(echo "$line" | awk '{ print $2, $4, $10 }')"
-		t=$(echo "$line" | awk '{ print $5 }')
-		check_cmp "request-based: read time covers 3 x 100 ms" -ge "$t" 300
-		check_cmp "request-based: read time is a duration, under 3 s" -lt "$t" 3000
-		check_eq "request-based: each read in the 50-1000 ms bucket" "0:3:0" \
-			"$(echo "$line" | awk '{ print $15 }')"
-		dmsetup remove --noudevsync mp
-	else
-		fail "create a multipath device over null_blk" "dmsetup create failed"
-	fi
+# expected; the engine times requests itself (the stock engine's numbers:
+# suite dm-rq-upstream). 100 ms null_blk completions.
+mp_setup
+case $? in
+0)
+	line=$(mp_three_reads)
+	check_eq "request-based: 3 reads, 24 sectors, none in flight" "3 24 0" \
+		"$(echo "$line" | awk '{ print $2, $4, $10 }')"
+	t=$(echo "$line" | awk '{ print $5 }')
+	check_cmp "request-based: read time covers 3 x 100 ms" -ge "$t" 300
+	check_cmp "request-based: read time is a duration, under 3 s" -lt "$t" 3000
+	check_eq "request-based: each read in the 50-1000 ms bucket" "0:3:0" \
+		"$(echo "$line" | awk '{ print $15 }')"
+	mp_teardown
+	;;
+1) skip "request-based device timing" "no dm-multipath or null_blk in this kernel" ;;
+*)
+	fail "create a multipath device over null_blk" "dmsetup create failed"
 	rmmod null_blk
-else
-	skip "request-based device timing" "no dm-multipath or null_blk in this kernel"
-fi
+	;;
+esac
 
 tap_finish

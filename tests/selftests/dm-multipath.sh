@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A request-based device whose requests take a known time, for the suites
+# that check what dm-stats reports for requests (dm-stats-engine on our
+# engine, dm-rq-upstream on the stock one): dm-multipath over a null_blk
+# whose requests complete after 100 ms. Source it after lib.sh.
+
+# mp_setup: create the device "mp" and check that it is request-based.
+# Status 1 if the kernel lacks dm-multipath, dm-round-robin or null_blk,
+# 2 if the device cannot be created.
+mp_setup() {
+	modprobe dm-multipath 2>/dev/null && modprobe dm-round-robin 2>/dev/null &&
+		modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 \
+			completion_nsec=100000000 || return 1
+	dmsetup create --noudevsync mp --table \
+		"0 $(cat /sys/block/nullb0/size) multipath 0 0 1 1 round-robin 0 1 1 /dev/nullb0 1" ||
+		return 2
+	_mp_dm=$(dmsetup info -c --noheadings -o blkdevname mp)
+	check_eq "multipath is request-based (blk-mq queue)" "yes" \
+		"$([ -d "/sys/block/$_mp_dm/mq" ] && echo yes)"
+}
+
+# mp_three_reads: a region over all of mp with histogram boundaries 50 and
+# 1000 ms, three direct 4 KiB reads on CPU 0 (coreutils dd), then the
+# region's @stats_print line on stdout; the region is deleted after.
+mp_three_reads() {
+	_mp_region=$(dmsetup message mp 0 @stats_create - /1 1 histogram:50,1000) || return 1
+	for _mp_sector in 0 64 128; do
+		taskset -c 0 /usr/bin/dd status=none if=/dev/mapper/mp of=/dev/null bs=4096 \
+			count=1 skip=$((_mp_sector * 512)) iflag=direct,skip_bytes
+	done
+	dmsetup message mp 0 @stats_print "$_mp_region"
+	dmsetup message mp 0 @stats_delete "$_mp_region"
+}
+
+mp_teardown() {
+	dmsetup remove --noudevsync mp
+	rmmod null_blk
+}
