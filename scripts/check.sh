@@ -96,20 +96,6 @@ tap_part() {
 	record "$name" "$p" "$f" 0
 }
 
-# suites_for KERNEL: the guest suites that apply to a kernel (a suite lists
-# the kernels it needs in its optional "kernels" file; default: all).
-suites_for() {
-	local d s
-	for d in tests/selftests/*/; do
-		s=$(basename "$d")
-		[[ -f $d/run.sh ]] || continue
-		if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qwE "$1"; then
-			continue
-		fi
-		printf -- '--suite %s ' "$s"
-	done
-}
-
 # KUnit suites our kernel code registers: each must report at boot.
 kunit_suites=$(scripts/kunit-suite-count.sh)
 
@@ -129,14 +115,16 @@ if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
-	guest patched --kernel patched --kunit-suites "$kunit_suites" $(suites_for patched)
+	guest patched --kernel patched --kunit-suites "$kunit_suites" $(scripts/guest-suites.sh patched)
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
-# and the suites that run our kernel code concurrently; any splat fails.
+# and the suites whose "kernels" file says debug (those that run our kernel
+# code concurrently); any splat fails.
 if step kernel-debug-build make -s kernel DEBUG=1; then
+	# shellcheck disable=SC2046
 	guest kasan --kernel patched --debug --timeout 1800 --kunit-suites "$kunit_suites" \
-		--suite dm-stats-stress --suite dm-stats-engine --suite statistic --suite statistic-dm
+		$(scripts/guest-suites.sh debug)
 fi
 
 # The generic statistics layer and its sample, out of tree for the stock
@@ -148,12 +136,12 @@ fi
 
 # 3. the stock kernel
 # shellcheck disable=SC2046
-guest stock --kernel stock "${stock_modules[@]}" $(suites_for stock)
+guest stock --kernel stock "${stock_modules[@]}" $(scripts/guest-suites.sh stock)
 
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(suites_for ourdm)
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(scripts/guest-suites.sh ourdm)
 fi
 
 echo

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The guest suites that apply to one guest, as tests/vm/run.sh options
+# ("--suite NAME ..."): every tests/selftests/NAME/ with a run.sh whose
+# optional "kernels" file names GUEST among its words (lines starting with
+# # are comments); a suite without that file applies to every guest.
+#
+#   scripts/guest-suites.sh patched|stock|ourdm|debug
+set -euo pipefail
+cd "$(dirname "$0")/.."
+guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug}
+for d in tests/selftests/*/; do
+	[[ -f $d/run.sh ]] || continue
+	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
+		continue
+	fi
+	printf -- '--suite %s ' "$(basename "$d")"
+done
