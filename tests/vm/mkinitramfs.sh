@@ -32,6 +32,9 @@ done
 
 # Modules the guest may load, by name; dependencies are added by depmod.
 wanted_modules=(dm-mod dm-delay dm-zero dm-multipath dm-round-robin brd null_blk loop statistic statistic_sample)
+# The targets dm-stats is tested on (dm-stats-targets); dm-crypt's
+# aes-xts-plain64 needs xts (AES is built in).
+wanted_modules+=(dm-crypt xts dm-thin-pool dm-snapshot dm-mirror dm-cache dm-cache-smq dm-flakey)
 # ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
 # which needs a crc32c driver.
 wanted_modules+=(ext4 crc32c_generic)

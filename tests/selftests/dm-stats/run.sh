@@ -4,7 +4,8 @@
 # dm-stats conformance suite: pins down the behaviour of the kernel's
 # device-mapper statistics exactly as upstream 6.12 has it (messages, output
 # text, error statuses, counters), through dmsetup and lvm2's dmstats.
-# Every part runs against a dm-linear or dm-delay device over brd.
+# Every part runs against a dm-linear or dm-delay device over brd (and
+# dm-linear over a slow null_blk for I/O in flight).
 . ../lib.sh
 . ./common.sh
 
