@@ -12,6 +12,8 @@
 #   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
+#   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
+#                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps)
 #   make patches    the kernel part as a git-am series in build/patches
 #   make clean      remove build/ (kernel builds are slow: only when needed)
 
@@ -29,7 +31,7 @@ KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
-.PHONY: patches
+.PHONY: patches fuzz-dm
 
 all: kernel modules tools
 
@@ -72,6 +74,11 @@ demo: kernel tools
 
 bench: deps
 	scripts/bench.sh
+
+SEED  ?= $(shell od -An -N4 -tu4 /dev/urandom)
+STEPS ?= 10000
+fuzz-dm: deps
+	scripts/fuzz-dm.sh run "$(strip $(SEED))" $(STEPS)
 
 patches: tree
 	scripts/make-patches.sh

@@ -8,6 +8,7 @@
 #      KASAN + lockdep build: KUnit and the concurrency suites
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's
+#   5. dm-stats differential fuzzing: the transcripts of 2-4 compared
 #
 # A part that cannot build or run counts as a failure, and the remaining
 # parts still run. Exit status: 0 only if nothing failed.
@@ -96,6 +97,13 @@ tap_part() {
 	record "$name" "$p" "$f" 0
 }
 
+# Differential fuzzing of the dm-stats engine: new seeds each run, replayed
+# by the dm-stats-fuzz suite in the stock, stock + our dm-mod.ko and patched
+# guests, compared after them (scripts/fuzz-dm.sh).
+fuzz_steps=1000
+fuzz_seeds=$(scripts/fuzz-dm.sh seeds 3)
+fuzz_data=$top/build/fuzz-dm
+
 # KUnit suites our kernel code registers: each must report at boot.
 kunit_suites=$(scripts/kunit-suite-count.sh)
 
@@ -109,13 +117,16 @@ fi
 
 # 2. the patched kernel
 # Test programs the guest suites run (user space, any kernel).
-step test-helpers scripts/test-helpers.sh
+step test-helpers scripts/test-helpers.sh &&
+	step fuzz-dm-gen scripts/fuzz-dm.sh gen "$fuzz_data" "$fuzz_steps" $fuzz_seeds
+echo "=== dm-stats fuzzing: seeds $fuzz_seeds, $fuzz_steps steps each (replay one: make fuzz-dm SEED=S STEPS=$fuzz_steps)"
 
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
-	guest patched --kernel patched --kunit-suites "$kunit_suites" $(scripts/guest-suites.sh patched)
+	guest patched --kernel patched --kunit-suites "$kunit_suites" --data "$fuzz_data" \
+		$(scripts/guest-suites.sh patched)
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
@@ -136,13 +147,22 @@ fi
 
 # 3. the stock kernel
 # shellcheck disable=SC2046
-guest stock --kernel stock "${stock_modules[@]}" $(scripts/guest-suites.sh stock)
+guest stock --kernel stock "${stock_modules[@]}" --data "$fuzz_data" $(scripts/guest-suites.sh stock)
 
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" $(scripts/guest-suites.sh ourdm)
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" --data "$fuzz_data" \
+		$(scripts/guest-suites.sh ourdm)
 fi
+
+# 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
+# the stock engine's, one result per seed and guest.
+fuzz_guests=()
+for g in stock-ourdm patched; do
+	[[ -f $logs/$g/tap.log ]] && fuzz_guests+=("$logs/$g")
+done
+tap_part fuzz-dm scripts/fuzz-dm.sh compare "$logs/stock" "${fuzz_guests[@]}"
 
 echo
 echo "=== summary"

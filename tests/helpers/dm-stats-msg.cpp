@@ -20,65 +20,25 @@
 // Exit status: 0 if every message succeeded, 1 if one failed, 2 on misuse.
 
 #include <fcntl.h>
-#include <linux/dm-ioctl.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "dm_message.hpp"
 #include "fd.hpp"
 
 namespace {
 
 using iotally_test::Fd;
-
-struct Reply {
-    int error = 0;
-    std::string text;
-};
-
-// One DM_TARGET_MSG ioctl; grows the buffer while the kernel says it is full.
-Reply send_message(const Fd& control, const std::string& device, std::string_view message,
-                   std::size_t size) {
-    for (;;) {
-        const std::size_t need = sizeof(dm_ioctl) + sizeof(dm_target_msg) + message.size() + 1;
-        if (size < need)
-            size = need;
-        std::vector<std::uint64_t> words((size + 7) / 8, 0);
-        auto* base = reinterpret_cast<char*>(words.data());
-        auto* io = reinterpret_cast<dm_ioctl*>(base);
-        io->version[0] = DM_VERSION_MAJOR;
-        io->version[1] = 0;
-        io->version[2] = 0;
-        io->data_size = static_cast<std::uint32_t>(size);
-        io->data_start = sizeof(dm_ioctl);
-        std::snprintf(io->name, sizeof(io->name), "%s", device.c_str());
-        auto* msg = reinterpret_cast<dm_target_msg*>(base + io->data_start);
-        msg->sector = 0;
-        std::memcpy(msg->message, message.data(), message.size());
-        msg->message[message.size()] = '\0';
-
-        if (ioctl(control.get(), DM_TARGET_MSG, io) < 0)
-            return Reply{errno, {}};
-        if (io->flags & DM_BUFFER_FULL_FLAG) {
-            size *= 2;
-            continue;
-        }
-        Reply r;
-        if (io->flags & DM_DATA_OUT_FLAG)
-            r.text.assign(base + io->data_start);
-        return r;
-    }
-}
+using iotally_test::Reply;
+using iotally_test::send_message;
 
 int usage() {
     std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] [-b BYTES] DEVICE < MESSAGES\n";

@@ -7,14 +7,16 @@
 #
 #   mkinitramfs.sh --out FILE --release KREL --modules DIR [--dm-mod KO]...
 #                  [--extra-module KO]... [--suites "A B"] [--config FILE]
+#                  [--data DIR]
 #
 #   --modules DIR       root holding lib/modules/KREL (Debian's / or our modinstall)
 #   --dm-mod KO         use this dm-mod.ko instead of the kernel's own
 #   --extra-module KO   add a module (placed under kernel/extra/)
+#   --data DIR          files for the suites, copied to the guest's /data
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out= release= modroot= dm_mod= suites= guest_config=
+out= release= modroot= dm_mod= suites= guest_config= data=
 extra_modules=()
 while (($#)); do
 	case $1 in
@@ -25,6 +27,7 @@ while (($#)); do
 	--extra-module) extra_modules+=("$2"); shift 2 ;;
 	--suites) suites=$2; shift 2 ;;
 	--config) guest_config=$2; shift 2 ;;
+	--data) data=$2; shift 2 ;;
 	*) echo "mkinitramfs: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -139,6 +142,10 @@ for s in $suites; do
 	[[ -f $top/tests/selftests/$s/run.sh || -f $top/tests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
 done
 cp -r "$top/tests/selftests/." "$root/tests/"
+if [[ -n $data ]]; then
+	mkdir -p "$root/data"
+	cp -r "$data/." "$root/data/"
+fi
 # Benchmarks run as suites named bench/NAME (tests/bench/NAME/run.sh).
 [[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root/tests/bench"
 {

@@ -7,6 +7,7 @@
 #                   [--dm-mod KO] [--extra-module KO]... [--suite S]...
 #                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
 #                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
+#                   [--data DIR]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
@@ -14,6 +15,8 @@
 #   --icount  QEMU -icount OPTS (e.g. shift=3,sleep=on): the guest's clock
 #             counts the instructions it executes (2^shift ns each; vCPUs
 #             take turns), so a busy host cannot change what it measures
+#   --data    files the suites read, copied to the guest's /data
+#             (scripts/fuzz-dm.sh: the dm-stats-fuzz scripts)
 #
 # Logs: build/logs/NAME/{console.log,tap.log,results}. The last line printed
 # is "RESULT pass fail skip"; the exit status is non-zero on any failure, a
@@ -25,7 +28,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/versions.sh"
 
 kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
-guest_config= icount=
+guest_config= icount= data=
 suites=()
 extra=()
 while (($#)); do
@@ -42,7 +45,8 @@ while (($#)); do
 	--kunit-suites) kunit_suites=$2; shift 2 ;;
 	--guest-config) guest_config=$(readlink -f "$2"); shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
-	-h | --help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--data) data=$(readlink -f "$2"); shift 2 ;;
+	-h | --help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -76,6 +80,7 @@ args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
 	--suites "${suites[*]:-}")
 [[ -n $dm_mod ]] && args+=(--dm-mod "$dm_mod")
 [[ -n $guest_config ]] && args+=(--config "$guest_config")
+[[ -n $data ]] && args+=(--data "$data")
 "$top/tests/vm/mkinitramfs.sh" "${args[@]}" "${extra[@]}"
 
 icount_args=()

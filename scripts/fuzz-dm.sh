@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Differential fuzzing of the dm-stats engine: the same seeded scripts of
+# @stats_* messages (valid and malformed) and direct I/O, replayed on the
+# stock engine (the oracle) and on ours; their transcripts, time fields
+# masked, must be the same (tests/helpers/dm-stats-fuzz.cpp).
+#
+#   scripts/fuzz-dm.sh seeds N                  N new seeds, from /dev/urandom
+#   scripts/fuzz-dm.sh gen DIR STEPS SEED...    DIR/dm-stats-fuzz/seed-SEED.script
+#   scripts/fuzz-dm.sh compare ORACLE OTHER...  compare the transcripts in the
+#                                               guests' logs (build/logs/NAME): TAP
+#   scripts/fuzz-dm.sh run SEEDS STEPS          make fuzz-dm: generate, boot the
+#       stock kernel, the stock kernel with our dm-mod.ko and (when built) the
+#       patched kernel, compare. SEEDS: one seed or several, space-separated.
+#
+# make check runs 3 new seeds x 1000 steps in the guests it boots anyway and
+# prints the seeds; replay one with: make fuzz-dm SEED=S STEPS=1000
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fuzz=$top/build/tests/bin/dm-stats-fuzz
+
+# transcript LOGDIR SEED: the transcript of SEED in a guest's tap.log, kept
+# beside it as dm-stats-fuzz-SEED.transcript; prints its path.
+transcript() {
+	local out=$1/dm-stats-fuzz-$2.transcript
+	sed -n "/^# dm-stats-fuzz-transcript-begin $2\$/,/^# dm-stats-fuzz-transcript-end $2\$/p" \
+		"$1/tap.log" 2>/dev/null | sed -n 's/^#| //p' >"$out"
+	echo "$out"
+}
+
+seeds_in() { # LOGDIR: the seeds whose transcripts a guest printed
+	sed -n 's/^# dm-stats-fuzz-transcript-begin \([0-9]*\)$/\1/p' "$1/tap.log" 2>/dev/null
+}
+
+compare() {
+	local oracle=$1 other seed n=0 a b
+	shift
+	local seeds
+	seeds=$(seeds_in "$oracle")
+	if [[ -z $seeds ]]; then
+		echo "not ok $((++n)) - no dm-stats-fuzz transcript in $oracle/tap.log"
+	fi
+	for other in "$@"; do
+		for seed in $seeds; do
+			a=$(transcript "$oracle" "$seed")
+			b=$(transcript "$other" "$seed")
+			local name="seed $seed: $(basename "$other") and $(basename "$oracle") give the same transcript"
+			if [[ ! -s $b ]]; then
+				echo "not ok $((++n)) - $name"
+				echo "#   no transcript of seed $seed in $other/tap.log"
+			elif "$fuzz" compare "$a" "$b" >"$b.diff" 2>&1; then
+				echo "ok $((++n)) - $name ($(tail -n 1 "$b.diff"))"
+			else
+				echo "not ok $((++n)) - $name"
+				sed 's/^/#   /' "$b.diff"
+				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")"
+			fi
+		done
+	done
+	echo "1..$n"
+}
+
+case ${1:-} in
+seeds)
+	for ((i = 0; i < ${2:?}; i++)); do od -An -N4 -tu4 /dev/urandom | tr -d ' '; done | tr '\n' ' ' | sed 's/ $//'
+	echo
+	;;
+gen)
+	dir=$2/dm-stats-fuzz steps=$3
+	shift 3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for seed in "$@"; do "$fuzz" gen "$seed" "$steps" >"$dir/seed-$seed.script"; done
+	;;
+compare)
+	shift
+	out=$(compare "$@")
+	echo "$out"
+	! grep -q '^not ok' <<<"$out"
+	;;
+run)
+	seeds=$2 steps=$3
+	cd "$top"
+	"$top/scripts/test-helpers.sh"
+	echo "dm-stats fuzz: seeds $seeds, $steps steps each"
+	data=$top/build/fuzz-dm
+	"$0" gen "$data" "$steps" $seeds
+	guests=()
+	tests/vm/run.sh --kernel stock --name fuzz-stock --suite dm-stats-fuzz --data "$data" | grep -v '^RESULT' || true
+	[[ -f build/modules/dm-mod.ko ]] || make -s modules
+	tests/vm/run.sh --kernel stock --name fuzz-ourdm --dm-mod build/modules/dm-mod.ko --suite dm-stats-fuzz \
+		--data "$data" | grep -v '^RESULT' || true
+	guests+=(build/logs/fuzz-ourdm)
+	if [[ -f build/kernel/arch/x86/boot/bzImage ]]; then
+		tests/vm/run.sh --kernel patched --name fuzz-patched --suite dm-stats-fuzz --data "$data" |
+			grep -v '^RESULT' || true
+		guests+=(build/logs/fuzz-patched)
+	fi
+	"$0" compare build/logs/fuzz-stock "${guests[@]}"
+	;;
+*)
+	sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac
