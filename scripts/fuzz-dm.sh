@@ -26,7 +26,7 @@ fuzz=$top/build/tests/bin/dm-stats-fuzz
 transcript() {
 	local out=$1/dm-stats-fuzz-$2.transcript
 	sed -n "/^# dm-stats-fuzz-transcript-begin $2\$/,/^# dm-stats-fuzz-transcript-end $2\$/p" \
-		"$1/tap.log" 2>/dev/null | sed -n 's/^#| //p' >"$out"
+		"$1/tap.log" 2>/dev/null | sed -n 's/^fuzz| //p' >"$out"
 	echo "$out"
 }
 

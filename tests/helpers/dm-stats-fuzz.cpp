@@ -155,10 +155,20 @@ void show(const char* name, const fz::Step& s) {
     std::cout << name << ":\n";
     for (const auto& l : s.result)
         std::cout << "    " << l << '\n';
-    if (fz::is_print(s)) {
-        std::cout << "  " << name << ", time fields masked:\n";
-        for (const auto& l : fz::masked(s))
-            std::cout << "    " << l << '\n';
+}
+
+// Both results in full, then the lines that differ once masked.
+void show_difference(const char* a_name, const fz::Step& a, const char* b_name, const fz::Step& b) {
+    show(a_name, a);
+    show(b_name, b);
+    if (!fz::is_print(a))
+        return;
+    const auto ma = fz::masked(a), mb = fz::masked(b);
+    std::cout << "with time fields masked, the lines that differ:\n";
+    for (std::size_t i = 0; i < std::max(ma.size(), mb.size()); i++) {
+        const std::string la = i < ma.size() ? ma[i] : "(none)", lb = i < mb.size() ? mb[i] : "(none)";
+        if (la != lb)
+            std::cout << "    " << la << "\n    " << lb << "\n";
     }
 }
 
@@ -178,8 +188,7 @@ int compare(const char* a_path, const char* b_path) {
         }
         if (fz::masked(a[i]) != fz::masked(b[i])) {
             std::cout << "first difference at step " << a[i].header << '\n';
-            show(a_path, a[i]);
-            show(b_path, b[i]);
+            show_difference(a_path, a[i], b_path, b[i]);
             return 1;
         }
     }

@@ -4,8 +4,9 @@
 # dm-stats differential fuzzing, the guest half: replays each script the host
 # generated (/data/dm-stats-fuzz/seed-SEED.script, see scripts/fuzz-dm.sh)
 # with dm-stats-fuzz on fresh devices (dm-linear, dm-striped, dm-zero,
-# dm-error over brd), and writes its transcript to the TAP log as comment
-# lines between "# dm-stats-fuzz-transcript-begin SEED" and "...-end SEED".
+# dm-error over brd), and writes its transcript to the TAP log as lines
+# prefixed "fuzz| " (not TAP, so never shown as a failure's diagnostics) between
+# "# dm-stats-fuzz-transcript-begin SEED" and "# dm-stats-fuzz-transcript-end SEED".
 # The host compares the transcripts of the stock engine and of ours.
 # Without scripts (a guest booted by hand), it replays seed 1, 1000 steps.
 . ../lib.sh
@@ -33,7 +34,7 @@ for script in $scripts; do
 	check_eq "seed $seed: $steps steps replayed" "0 $steps" "$rc $(grep -c '^#' /tmp/transcript)"
 	[ $rc = 0 ] || sed 's/^/# /' /tmp/fuzz.err
 	echo "# dm-stats-fuzz-transcript-begin $seed"
-	sed 's/^/#| /' /tmp/transcript
+	sed 's/^/fuzz| /' /tmp/transcript
 	echo "# dm-stats-fuzz-transcript-end $seed"
 	for d in fz_linear fz_striped fz_zero fz_error; do dmsetup remove --noudevsync $d; done
 done
