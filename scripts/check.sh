@@ -117,16 +117,19 @@ fi
 
 # 2. the patched kernel
 # Test programs the guest suites run (user space, any kernel).
+fuzz_args=() fuzz_guests=()
 step test-helpers scripts/test-helpers.sh &&
-	step fuzz-dm-gen scripts/fuzz-dm.sh gen "$fuzz_data" "$fuzz_steps" $fuzz_seeds
+	step fuzz-dm-gen scripts/fuzz-dm.sh gen "$fuzz_data" "$fuzz_steps" $fuzz_seeds &&
+	fuzz_args=(--data "$fuzz_data")
 echo "=== dm-stats fuzzing: seeds $fuzz_seeds, $fuzz_steps steps each (replay one: make fuzz-dm SEED=S STEPS=$fuzz_steps)"
 
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
-	guest patched --kernel patched --kunit-suites "$kunit_suites" --data "$fuzz_data" \
+	guest patched --kernel patched --kunit-suites "$kunit_suites" "${fuzz_args[@]}" \
 		$(scripts/guest-suites.sh patched)
+	fuzz_guests+=("$logs/patched")
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
@@ -147,21 +150,18 @@ fi
 
 # 3. the stock kernel
 # shellcheck disable=SC2046
-guest stock --kernel stock "${stock_modules[@]}" --data "$fuzz_data" $(scripts/guest-suites.sh stock)
+guest stock --kernel stock "${stock_modules[@]}" "${fuzz_args[@]}" $(scripts/guest-suites.sh stock)
 
 # 4. the stock kernel with our engine as a module
 if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" --data "$fuzz_data" \
+	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" "${fuzz_args[@]}" \
 		$(scripts/guest-suites.sh ourdm)
+	fuzz_guests+=("$logs/stock-ourdm")
 fi
 
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
 # the stock engine's, one result per seed and guest.
-fuzz_guests=()
-for g in stock-ourdm patched; do
-	[[ -f $logs/$g/tap.log ]] && fuzz_guests+=("$logs/$g")
-done
 tap_part fuzz-dm scripts/fuzz-dm.sh compare "$logs/stock" "${fuzz_guests[@]}"
 
 echo

@@ -19,7 +19,7 @@ dmsetup create --noudevsync "$SLOW" --table "0 $DEV_SECTORS delay /dev/ram0 0 10
 slow_msg() { dmsetup message "$SLOW" 0 "$@"; }
 
 ms_region=$(slow_msg @stats_create - /1 1 histogram:50,1000)
-ns_region=$(slow_msg @stats_create - /1 2 precise_timestamps histogram:50000000,1000000000)
+ns_region=$(slow_msg @stats_create - /1 2 precise_timestamps histogram:20000000,1000000000)
 
 # Three 100 ms reads at spaced sectors (no merges).
 for s in 0 64 128; do read_at "$s" 4096 1 "$SLOW"; done
@@ -37,11 +37,12 @@ check_eq "no write time" "0 0" "$(echo "$line" | awk '{ print $9, $14 }')"
 
 line=$(slow_msg @stats_print "$ns_region")
 check_eq "precise_timestamps: same counts" "3 0 24 0 0 0 0" "$(counters "$line")"
-check_eq "precise_timestamps: histogram boundaries in ns" "0:3:0" "$(field "$line" 15)"
-# dm-delay's timer counts whole jiffies (4 ms at HZ=250) from a jiffy already
-# partly gone: in nanoseconds a 100 ms delay may last only 96 ms.
+check_eq "precise_timestamps: histogram boundaries in ns (20 ms, 1 s)" "0:3:0" "$(field "$line" 15)"
+# dm-delay's timer counts whole jiffies; in a TCG guest on a loaded host
+# jiffies lag during a stall and catch up several at once, so in nanoseconds
+# a 100 ms delay may end early: the bound is half of it.
 t=$(field "$line" 5)
-check_cmp "precise_timestamps: read time (ns) is at least 3 x 96 ms" -ge "$t" 288000000
+check_cmp "precise_timestamps: read time (ns) is at least 3 x 50 ms" -ge "$t" 150000000
 check_cmp "precise_timestamps: read time is in ns, less than 3 s" -lt "$t" 3000000000
 check_cmp "precise_timestamps: io_ticks (ns) leaves out the time the bios were held" \
 	-lt "$(field "$line" 11)" 150000000
