@@ -92,7 +92,8 @@ class Runner {
         }
         if (w.size() == 4 && (w[0] == "R" || w[0] == "W")) {
             std::uint64_t sector, bytes;
-            if (!parse_u64(w[2].c_str(), &sector) || !parse_u64(w[3].c_str(), &bytes) || bytes > kMaxIo)
+            if (!parse_u64(w[2].c_str(), &sector) || !parse_u64(w[3].c_str(), &bytes) ||
+                bytes > kMaxIo)
                 return bad(line);
             const int fd = device(w[1]);
             if (fd < 0) {
@@ -123,7 +124,8 @@ class Runner {
         auto it = fds_.find(name);
         if (it == fds_.end()) {
             const std::string path = "/dev/mapper/" + name;
-            it = fds_.emplace(name, std::make_unique<Fd>(open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC)))
+            it = fds_.emplace(name, std::make_unique<Fd>(
+                                        open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC)))
                      .first;
         }
         return it->second->get();
@@ -166,7 +168,8 @@ void show_difference(const char* a_name, const fz::Step& a, const char* b_name, 
     const auto ma = fz::masked(a), mb = fz::masked(b);
     std::cout << "with time fields masked, the lines that differ:\n";
     for (std::size_t i = 0; i < std::max(ma.size(), mb.size()); i++) {
-        const std::string la = i < ma.size() ? ma[i] : "(none)", lb = i < mb.size() ? mb[i] : "(none)";
+        const std::string la = i < ma.size() ? ma[i] : "(none)",
+                          lb = i < mb.size() ? mb[i] : "(none)";
         if (la != lb)
             std::cout << "    " << la << "\n    " << lb << "\n";
     }
@@ -182,8 +185,8 @@ int compare(const char* a_path, const char* b_path) {
     const std::size_t n = std::min(a.size(), b.size());
     for (std::size_t i = 0; i < n; i++) {
         if (a[i].header != b[i].header) {
-            std::cout << "different scripts at step " << i + 1 << ":\n  " << a[i].header << "\n  " << b[i].header
-                      << '\n';
+            std::cout << "different scripts at step " << i + 1 << ":\n  " << a[i].header << "\n  "
+                      << b[i].header << '\n';
             return 1;
         }
         if (fz::masked(a[i]) != fz::masked(b[i])) {

@@ -101,7 +101,8 @@ class Generator {
         }
         st.last_end = sector + bytes / 512;
         st.last_write = write;
-        return std::string(write ? "W " : "R ") + devices()[d].name + " " + u(sector) + " " + u(bytes);
+        return std::string(write ? "W " : "R ") + devices()[d].name + " " + u(sector) + " " +
+               u(bytes);
     }
 
     std::string message(std::size_t d) {
@@ -158,9 +159,12 @@ class Generator {
         // Sizes at and past the limits: 2^23 areas, 2^27 histogram counters.
         if (rng_.percent(3))
             return rng_.pick(std::vector<std::string>{
-                "@stats_create 0+8388609 1", "@stats_create 0+8388608 1 1 histogram:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
-                "@stats_create 0+18446744073709551615 /4", "@stats_create 18446744073709551615+1 /1",
-                "@stats_create 18446744073709551615+2 /1", "@stats_create 0+18446744073709551616 /1",
+                "@stats_create 0+8388609 1",
+                "@stats_create 0+8388608 1 1 histogram:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+                "@stats_create 0+18446744073709551615 /4",
+                "@stats_create 18446744073709551615+1 /1",
+                "@stats_create 18446744073709551615+2 /1",
+                "@stats_create 0+18446744073709551616 /1",
                 "@stats_create 9223372036854775808+9223372036854775807 /3"});
 
         std::string range;
@@ -174,8 +178,9 @@ class Generator {
             }
         } else {
             valid = false;
-            range = rng_.pick(std::vector<std::string>{"abc", "10+0", "10+", "10", "0+10x", "+10", "1+2+3",
-                                                       "0x10+4", "18446744073709551615+2", "", "- -"});
+            range = rng_.pick(std::vector<std::string>{"abc", "10+0", "10+", "10", "0+10x", "+10",
+                                                       "1+2+3", "0x10+4", "18446744073709551615+2",
+                                                       "", "- -"});
         }
 
         std::string step;
@@ -195,7 +200,8 @@ class Generator {
             }
         } else {
             valid = false;
-            step = rng_.pick(std::vector<std::string>{"0", "/0", "abc", "/abc", "10x", "/-1", "-1", "/", "//2"});
+            step = rng_.pick(
+                std::vector<std::string>{"0", "/0", "abc", "/abc", "10x", "/-1", "-1", "/", "//2"});
         }
 
         std::string text = "@stats_create " + range + " " + step;
@@ -214,7 +220,9 @@ class Generator {
                 text += " " + u(opts.size());
             } else {
                 valid = false;
-                opts.push_back(kind == 6 ? bad_histogram() : kind == 7 ? "no_such_option" : histogram());
+                opts.push_back(kind == 6   ? bad_histogram()
+                               : kind == 7 ? "no_such_option"
+                                           : histogram());
                 if (kind == 8)
                     opts.push_back(histogram());  // two histograms
                 // A count larger than the arguments that follow (kind 9).
@@ -260,14 +268,14 @@ class Generator {
         }
         if (rng_.percent(75))
             return u(rng_.below(10));
-        return rng_.pick(std::vector<std::string>{"-1", "abc", "1x", "4294967296", "18446744073709551616", "-",
-                                                  "0x1", "2147483647"});
+        return rng_.pick(std::vector<std::string>{
+            "-1", "abc", "1x", "4294967296", "18446744073709551616", "-", "0x1", "2147483647"});
     }
 
     std::string line_number(std::uint64_t areas) {
         if (rng_.percent(10))
-            return rng_.pick(std::vector<std::string>{"-", "4294967295", "18446744073709551615", "18446744073709551616",
-                                                      "x", "-1", "1x"});
+            return rng_.pick(std::vector<std::string>{"-", "4294967295", "18446744073709551615",
+                                                      "18446744073709551616", "x", "-1", "1x"});
         return u(rng_.below(areas + 3));
     }
 
@@ -286,7 +294,8 @@ class Generator {
             if (known && areas <= 64 && rng_.percent(20))
                 count = "-";
             else
-                count = rng_.percent(8) ? rng_.pick(std::vector<std::string>{"x", "-1", "1x"}) : u(rng_.below(9));
+                count = rng_.percent(8) ? rng_.pick(std::vector<std::string>{"x", "-1", "1x"})
+                                        : u(rng_.below(9));
             return text + " " + start + " " + count;
         }
         return text + rng_.pick(std::vector<std::string>{" 1", " 1 1 1", " x 1", " 0 1 extra"});
@@ -333,15 +342,16 @@ class Generator {
         bool known;
         std::uint64_t areas;
         const std::string i = id(d, &known, &areas);
-        return rng_.pick(std::vector<std::string>{"@STATS_LIST", "@Stats_Clear " + i, "@stats_nosuch " + i,
-                                                  "@stats_list_all", "@stats_printclear " + i, "@stats", "@",
-                                                  "stats_list"});
+        return rng_.pick(std::vector<std::string>{
+            "@STATS_LIST", "@Stats_Clear " + i, "@stats_nosuch " + i, "@stats_list_all",
+            "@stats_printclear " + i, "@stats", "@", "stats_list"});
     }
 
     // A message with no arguments at all.
     std::string bare() {
-        return rng_.pick(std::vector<std::string>{"@stats_create", "@stats_delete", "@stats_clear", "@stats_print",
-                                                  "@stats_print_clear", "@stats_set_aux"});
+        return rng_.pick(std::vector<std::string>{"@stats_create", "@stats_delete", "@stats_clear",
+                                                  "@stats_print", "@stats_print_clear",
+                                                  "@stats_set_aux"});
     }
 
     Rng rng_;
