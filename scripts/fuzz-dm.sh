@@ -70,7 +70,8 @@ compare() {
 		for seed in $seeds; do
 			a=$(transcript "$oracle" "$seed")
 			b=$(transcript "$other" "$seed")
-			local name="seed $seed: $(basename "$other") and $(basename "$oracle") give the same transcript"
+			local name
+			name="seed $seed: $(basename "$other") and $(basename "$oracle") give the same transcript"
 			if [[ ! -s $b ]]; then
 				echo "not ok $((++n)) - $name"
 				echo "#   no transcript of seed $seed in $other/tap.log"
@@ -110,6 +111,7 @@ run)
 	"$top/scripts/test-helpers.sh"
 	echo "dm-stats fuzz: seeds $seeds, $steps steps each"
 	data=$top/build/fuzz-dm
+	# shellcheck disable=SC2086 # one word per seed
 	"$0" gen "$data" "$steps" $seeds
 	guests=()
 	tests/vm/run.sh --kernel stock --name fuzz-stock --suite dm-stats-fuzz --data "$data" | grep -v '^RESULT' || true
