@@ -185,7 +185,7 @@ static void parse_create_cases(struct kunit *test)
 				       "args '%s'", c->args);
 		KUNIT_EXPECT_STREQ_MSG(test, a.aux_data, c->aux_data,
 				       "args '%s'", c->args);
-		kfree(a.bounds);
+		kvfree(a.bounds);
 	}
 }
 
@@ -213,7 +213,7 @@ static void parse_histogram_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[1], 10);
 	KUNIT_EXPECT_EQ(test, b[2], 100);
 	KUNIT_EXPECT_EQ(test, b[3], U64_MAX);
-	kfree(b);
+	kvfree(b);
 }
 
 /* --------------------------------------------------------------- messages */
