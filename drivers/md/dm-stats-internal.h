@@ -85,6 +85,7 @@ struct dm_stats_totals {
  * @area_bytes: size of one area's struct dm_stats_counters
  * @alloc_bytes: memory charged to the statistics limit for this region
  * @shared: per area, the in-flight counts and the io_ticks stamp
+ * @totals: room to fold one area, for @stats_print and @stats_clear
  * @rcu: for freeing after readers are gone
  * @percpu: per possible CPU, the counters of all areas (nr_cpu_ids slots)
  */
@@ -105,6 +106,7 @@ struct dm_stats_region {
 	size_t area_bytes;
 	size_t alloc_bytes;
 	struct dm_stats_area_shared *shared;
+	struct dm_stats_totals *totals;
 	struct rcu_head rcu;
 	struct dm_stats_counters *percpu[];
 };

@@ -173,7 +173,9 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	bool inline_areas = one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
 	size_t program_len = strlen(a->program_id) + 1;
 	size_t aux_len = strlen(a->aux_data) + 1;
-	size_t off_bounds, off_shared, off_strings, off_areas, size, total;
+	size_t off_bounds, off_shared, off_totals, off_strings, off_areas;
+	size_t tsize = sizeof(struct dm_stats_totals) + cells * sizeof(u64);
+	size_t size, total;
 	size_t stride = ALIGN(one_cpu, SMP_CACHE_BYTES);
 	struct dm_stats_region *r;
 	void *areas;
@@ -185,8 +187,9 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
 	off_shared = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
 	off_shared = ALIGN(off_shared, sizeof(struct dm_stats_area_shared));
-	off_strings = size_add(off_shared, array_size(n_areas,
-					sizeof(struct dm_stats_area_shared)));
+	off_totals = size_add(off_shared,
+			      array_size(n_areas, sizeof(*r->shared)));
+	off_strings = size_add(off_totals, tsize);
 	off_areas = size_add(off_strings, program_len + aux_len);
 	size = off_areas;
 	if (inline_areas)
@@ -217,6 +220,7 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
 	r->shared = (void *)r + off_shared;
+	r->totals = (void *)r + off_totals;
 	r->program_id = (char *)r + off_strings;
 	memcpy(r->program_id, a->program_id, program_len);
 	r->inline_aux = r->program_id + program_len;
@@ -424,7 +428,8 @@ void dm_stats_cleanup(struct dm_stats *st)
 /*
  * Room for @n folded areas of @r, charged to the statistics memory like
  * the regions (upstream keeps such room in every area, charged at
- * creation). NULL when over the limit or out of memory.
+ * creation; we only while @stats_print_clear needs it). NULL when over the
+ * limit or out of memory.
  */
 static struct dm_stats_totals *totals_alloc(const struct dm_stats_region *r,
 					    size_t n)
@@ -452,12 +457,11 @@ static void totals_free(const struct dm_stats_region *r,
  * @st: the device's statistics
  * @id: region id
  *
- * Return: 1 (empty output), -ENOENT or -ENOMEM.
+ * Return: 1 (empty output) or -ENOENT.
  */
 int dm_stats_region_clear(struct dm_stats *st, int id)
 {
 	struct dm_stats_region *r;
-	struct dm_stats_totals *t;
 	size_t area;
 
 	mutex_lock(&st->mutex);
@@ -466,18 +470,12 @@ int dm_stats_region_clear(struct dm_stats *st, int id)
 		mutex_unlock(&st->mutex);
 		return -ENOENT;
 	}
-	t = totals_alloc(r, 1);
-	if (!t) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
-	}
 	for (area = 0; area < r->n_areas; area++) {
-		dm_stats_fold(r, area, t);
-		dm_stats_subtract(r, area, t);
+		dm_stats_fold(r, area, r->totals);
+		dm_stats_subtract(r, area, r->totals);
 		cond_resched();
 	}
 	mutex_unlock(&st->mutex);
-	totals_free(r, t, 1);
 	return 1;
 }
 
@@ -581,19 +579,22 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 		first = last;
 
 	/*
-	 * Printing folds one area at a time. Clearing subtracts what was
-	 * printed once all of it has fitted, so it keeps a snapshot of each
-	 * line: no more of them than lines can fit in @result.
+	 * Printing folds one area at a time into the region's own room.
+	 * Clearing subtracts what was printed once all of it has fitted, so
+	 * it keeps a snapshot of each line: no more of them than lines can fit
+	 * in @result, charged to the statistics memory.
 	 */
 	cap = 1;
-	if (clear)
+	snap = r->totals;
+	tsize = dm_stats_totals_size(r);
+	if (clear) {
 		cap = min_t(size_t, last - first,
 			    maxlen / DM_STATS_MIN_PRINT_LINE + 1) ?: 1;
-	tsize = dm_stats_totals_size(r);
-	snap = totals_alloc(r, cap);
-	if (!snap) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
+		snap = totals_alloc(r, cap);
+		if (!snap) {
+			mutex_unlock(&st->mutex);
+			return -ENOMEM;
+		}
 	}
 	for (x = first, n = 0; x < last; x++, n++) {
 		struct dm_stats_totals *t = (void *)snap + (clear ? n * tsize : 0);
@@ -614,7 +615,8 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 		for (x = first, n = 0; x < last; x++, n++)
 			dm_stats_subtract(r, x, (void *)snap + n * tsize);
 	mutex_unlock(&st->mutex);
-	totals_free(r, snap, cap);
+	if (clear)
+		totals_free(r, snap, cap);
 	return 1;
 }
 
