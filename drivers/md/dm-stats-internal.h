@@ -85,7 +85,6 @@ struct dm_stats_totals {
  * @area_bytes: size of one area's struct dm_stats_counters
  * @alloc_bytes: memory charged to the statistics limit for this region
  * @shared: per area, the in-flight counts and the io_ticks stamp
- * @totals: room to fold one area, for @stats_print and @stats_clear
  * @rcu: for freeing after readers are gone
  * @percpu: per possible CPU, the counters of all areas (nr_cpu_ids slots)
  */
@@ -106,7 +105,6 @@ struct dm_stats_region {
 	size_t area_bytes;
 	size_t alloc_bytes;
 	struct dm_stats_area_shared *shared;
-	struct dm_stats_totals *totals;
 	struct rcu_head rcu;
 	struct dm_stats_counters *percpu[];
 };
@@ -306,13 +304,17 @@ size_t dm_stats_totals_size(const struct dm_stats_region *r);
 void dm_stats_fold(struct dm_stats_region *r, size_t area,
 		   struct dm_stats_totals *t);
 void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
-		      struct dm_stats_totals *t);
+		      struct dm_stats_totals *t, bool cells);
 void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
 			 int dir, bool end, u64 now, u64 dur);
 u64 dm_stats_hist_value(const struct dm_stats_region *r, u64 dur);
 u64 dm_stats_now(const struct dm_stats_region *r);
 void dm_stats_subtract(struct dm_stats_region *r, size_t area,
-		       const struct dm_stats_totals *t);
+		       const struct dm_stats_totals *t, bool cells);
+u64 dm_stats_fold_cell(const struct dm_stats_region *r, size_t area,
+		       unsigned int cell);
+void dm_stats_subtract_cell(struct dm_stats_region *r, size_t area,
+			    unsigned int cell, u64 v);
 u64 dm_stats_to_user_time(const struct dm_stats_region *r, u64 t);
 
 /* --- regions and messages (dm-stats.c) --- */

@@ -403,7 +403,8 @@ size_t dm_stats_totals_size(const struct dm_stats_region *r)
  * @r: region
  * @area: area index
  * @now: the time, in the region's unit
- * @t: result, dm_stats_totals_size() bytes
+ * @t: result: dm_stats_totals_size() bytes with @cells, else the struct
+ * @cells: fold the histogram cells too
  *
  * Charges pending io_ticks and time_in_queue up to @now first. Reads one
  * word per CPU and counter and the area's shared in-flight counts: an I/O
@@ -411,10 +412,10 @@ size_t dm_stats_totals_size(const struct dm_stats_region *r)
  * anything but its share of busy time.
  */
 void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
-		      struct dm_stats_totals *t)
+		      struct dm_stats_totals *t, bool cells)
 {
 	struct dm_stats_area_shared *sh = &r->shared[area];
-	unsigned int cells = r->n_bounds ? r->n_bounds + 1 : 0;
+	unsigned int n_cells = cells && r->n_bounds ? r->n_bounds + 1 : 0;
 	s64 in_flight;
 	unsigned int i;
 	int cpu, dir;
@@ -423,7 +424,7 @@ void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
 	area_round(sh, now, dm_stats_area_counters(r, cpu, area));
 	put_cpu();
 
-	memset(t, 0, dm_stats_totals_size(r));
+	memset(t, 0, struct_size(t, histogram, n_cells));
 	for_each_possible_cpu(cpu) {
 		struct dm_stats_counters *c = dm_stats_area_counters(r, cpu, area);
 
@@ -436,7 +437,7 @@ void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
 		}
 		t->io_ticks_total += local64_read(&c->io_ticks_total);
 		t->time_in_queue += local64_read(&c->time_in_queue);
-		for (i = 0; i < cells; i++)
+		for (i = 0; i < n_cells; i++)
 			t->histogram[i] += local64_read(&c->histogram[i]);
 	}
 	in_flight = (s64)atomic_read(&sh->in_flight[READ]) +
@@ -455,7 +456,29 @@ void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
 void dm_stats_fold(struct dm_stats_region *r, size_t area,
 		   struct dm_stats_totals *t)
 {
-	dm_stats_fold_at(r, area, dm_stats_now(r), t);
+	dm_stats_fold_at(r, area, dm_stats_now(r), t, true);
+}
+
+/**
+ * dm_stats_fold_cell - one histogram cell of an area, summed over all CPUs
+ * @r: region
+ * @area: area index
+ * @cell: cell index, at most @r->n_bounds
+ *
+ * For readers that fold the other counters without cells: a histogram
+ * needs no room of its own to be printed or cleared.
+ *
+ * Return: the count.
+ */
+u64 dm_stats_fold_cell(const struct dm_stats_region *r, size_t area,
+		       unsigned int cell)
+{
+	u64 v = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		v += local64_read(&dm_stats_area_counters(r, cpu, area)->histogram[cell]);
+	return v;
 }
 
 /**
@@ -489,14 +512,15 @@ void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
  * dm_stats_subtract - take a snapshot out of one area's counters
  * @r: region
  * @area: area index
- * @t: snapshot from dm_stats_fold()
+ * @t: snapshot from dm_stats_fold_at()
+ * @cells: @t holds the histogram cells: take them out too
  *
  * I/O counted after the snapshot stays counted; in-flight I/O is kept.
  */
 void dm_stats_subtract(struct dm_stats_region *r, size_t area,
-		       const struct dm_stats_totals *t)
+		       const struct dm_stats_totals *t, bool cells)
 {
-	unsigned int cells = r->n_bounds ? r->n_bounds + 1 : 0;
+	unsigned int n_cells = cells && r->n_bounds ? r->n_bounds + 1 : 0;
 	struct dm_stats_counters *c;
 	unsigned int i;
 	int dir;
@@ -511,8 +535,22 @@ void dm_stats_subtract(struct dm_stats_region *r, size_t area,
 	}
 	local64_sub(t->io_ticks_total, &c->io_ticks_total);
 	local64_sub(t->time_in_queue, &c->time_in_queue);
-	for (i = 0; i < cells; i++)
+	for (i = 0; i < n_cells; i++)
 		local64_sub(t->histogram[i], &c->histogram[i]);
+	put_cpu();
+}
+
+/**
+ * dm_stats_subtract_cell - take a count out of one histogram cell
+ * @r: region
+ * @area: area index
+ * @cell: cell index
+ * @v: what dm_stats_fold_cell() read
+ */
+void dm_stats_subtract_cell(struct dm_stats_region *r, size_t area,
+			    unsigned int cell, u64 v)
+{
+	local64_sub(v, &dm_stats_area_counters(r, get_cpu(), area)->histogram[cell]);
 	put_cpu();
 }
 

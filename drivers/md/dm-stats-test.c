@@ -1250,14 +1250,14 @@ static void busy_time_across_2_32_jiffies(struct kunit *test)
 	atomic64_set(&r->shared[0].stamp, wrap - 10);
 	dm_stats_area_event(r, 0, raw_smp_processor_id(), WRITE, false,
 			    wrap - 5, 0);
-	dm_stats_fold_at(r, 0, wrap + 15, &t);
+	dm_stats_fold_at(r, 0, wrap + 15, &t, true);
 	KUNIT_EXPECT_EQ(test, t.in_flight, 1);
 	KUNIT_EXPECT_EQ(test, t.io_ticks_total, 20);
 	KUNIT_EXPECT_EQ(test, t.io_ticks[WRITE], 20);
 	KUNIT_EXPECT_EQ(test, t.time_in_queue, 20);
 	dm_stats_area_event(r, 0, raw_smp_processor_id(), WRITE, true,
 			    wrap + 25, 30);
-	dm_stats_fold_at(r, 0, wrap + 25, &t);
+	dm_stats_fold_at(r, 0, wrap + 25, &t, true);
 	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
 	KUNIT_EXPECT_EQ(test, t.io_ticks_total, 30);
 	KUNIT_EXPECT_EQ(test, t.ticks[WRITE], 30);
@@ -1309,31 +1309,46 @@ static void parse_histogram_huge(struct kunit *test)
 }
 
 /*
- * @stats_print folds into the region's own room: it works with the
- * statistics memory at its limit. @stats_print_clear needs a snapshot of
+ * @stats_print allocates nothing (histogram cells included): it works with
+ * the statistics memory at its limit. @stats_print_clear needs a snapshot of
  * each line it prints, charged: at the limit it fails and clears nothing.
  */
 static void print_buffers_are_charged(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
+	struct dm_stats_totals *t = kunit_kzalloc(test, struct_size(t, histogram, 2),
+						  GFP_KERNEL);
 	struct dm_stats_aux a;
-	struct dm_stats_totals t;
 	unsigned long room;
 
-	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 10"), 1);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 10 1 histogram:1000"), 1);
 	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
 	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
 	room = dm_stats_memory_limit() - dm_stats_mem_used();
 	KUNIT_ASSERT_TRUE(test, dm_stats_mem_claim(room, true));
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_print 0"), 1);
 	KUNIT_EXPECT_EQ(test, strncmp(f->result, "0+10 0 0 0 0 1 0 8 ", 19), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(f->result, " 1:0\n10+10 "));
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), -ENOMEM);
-	read_area(test, &f->st, 0, 0, &t);
-	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 1);
 	dm_stats_mem_release(room);
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), 1);
-	read_area(test, &f->st, 0, 0, &t);
-	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 0);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
+	/* @stats_clear: histogram cells go too, with nothing allocated. */
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
+	KUNIT_ASSERT_TRUE(test, dm_stats_mem_claim(room, true));
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_clear 0"), 1);
+	dm_stats_mem_release(room);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
 }
 
 /* ----------------------------------------------------- memory accounting */

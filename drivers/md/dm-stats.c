@@ -173,9 +173,7 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	bool inline_areas = one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
 	size_t program_len = strlen(a->program_id) + 1;
 	size_t aux_len = strlen(a->aux_data) + 1;
-	size_t off_bounds, off_shared, off_totals, off_strings, off_areas;
-	size_t tsize = sizeof(struct dm_stats_totals) + cells * sizeof(u64);
-	size_t size, total;
+	size_t off_bounds, off_shared, off_strings, off_areas, size, total;
 	size_t stride = ALIGN(one_cpu, SMP_CACHE_BYTES);
 	struct dm_stats_region *r;
 	void *areas;
@@ -187,9 +185,8 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
 	off_shared = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
 	off_shared = ALIGN(off_shared, sizeof(struct dm_stats_area_shared));
-	off_totals = size_add(off_shared,
-			      array_size(n_areas, sizeof(*r->shared)));
-	off_strings = size_add(off_totals, tsize);
+	off_strings = size_add(off_shared,
+			       array_size(n_areas, sizeof(*r->shared)));
 	off_areas = size_add(off_strings, program_len + aux_len);
 	size = off_areas;
 	if (inline_areas)
@@ -220,7 +217,6 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
 	r->shared = (void *)r + off_shared;
-	r->totals = (void *)r + off_totals;
 	r->program_id = (char *)r + off_strings;
 	memcpy(r->program_id, a->program_id, program_len);
 	r->inline_aux = r->program_id + program_len;
@@ -471,8 +467,14 @@ int dm_stats_region_clear(struct dm_stats *st, int id)
 		return -ENOENT;
 	}
 	for (area = 0; area < r->n_areas; area++) {
-		dm_stats_fold(r, area, r->totals);
-		dm_stats_subtract(r, area, r->totals);
+		struct dm_stats_totals t;
+		unsigned int i;
+
+		dm_stats_fold_at(r, area, dm_stats_now(r), &t, false);
+		dm_stats_subtract(r, area, &t, false);
+		for (i = 0; i < r->n_bounds + !!r->n_bounds; i++)
+			dm_stats_subtract_cell(r, area, i,
+					       dm_stats_fold_cell(r, area, i));
 		cond_resched();
 	}
 	mutex_unlock(&st->mutex);
@@ -518,10 +520,15 @@ int dm_stats_region_list(struct dm_stats *st, const char *program,
 	return 1;
 }
 
-static unsigned int emit_area(struct dm_stats_region *r, sector_t start,
-			      const struct dm_stats_totals *t,
+/*
+ * One line of @stats_print. The histogram cells come from @t if it holds
+ * them (@cells), else they are folded one by one as they are printed.
+ */
+static unsigned int emit_area(struct dm_stats_region *r, size_t area,
+			      const struct dm_stats_totals *t, bool cells,
 			      char *result, unsigned int sz, unsigned int maxlen)
 {
+	sector_t start = r->start + area * r->step;
 	unsigned int i;
 
 	DMEMIT("%llu+%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu",
@@ -537,7 +544,9 @@ static unsigned int emit_area(struct dm_stats_region *r, sector_t start,
 	       dm_stats_to_user_time(r, t->io_ticks[WRITE]));
 	if (r->n_bounds)
 		for (i = 0; i <= r->n_bounds; i++)
-			DMEMIT("%c%llu", i ? ':' : ' ', t->histogram[i]);
+			DMEMIT("%c%llu", i ? ':' : ' ',
+			       cells ? t->histogram[i] :
+			       dm_stats_fold_cell(r, area, i));
 	DMEMIT("\n");
 	return sz;
 }
@@ -561,10 +570,10 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 			  char *result, unsigned int maxlen)
 {
 	struct dm_stats_region *r;
-	size_t tsize, cap, n, x, last;
+	size_t tsize, cap = 0, n, x, last;
 	unsigned int sz = 0;
 	bool full = false;
-	struct dm_stats_totals *snap;
+	struct dm_stats_totals *snap = NULL, one;
 
 	mutex_lock(&st->mutex);
 	r = xa_load(&st->regions, id);
@@ -579,13 +588,12 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 		first = last;
 
 	/*
-	 * Printing folds one area at a time into the region's own room.
-	 * Clearing subtracts what was printed once all of it has fitted, so
-	 * it keeps a snapshot of each line: no more of them than lines can fit
-	 * in @result, charged to the statistics memory.
+	 * Printing folds one area at a time, on the stack, histogram cells
+	 * as they are printed: it allocates nothing. Clearing subtracts what
+	 * was printed once all of it has fitted, so it keeps a snapshot of
+	 * each line: no more of them than lines can fit in @result, charged
+	 * to the statistics memory.
 	 */
-	cap = 1;
-	snap = r->totals;
 	tsize = dm_stats_totals_size(r);
 	if (clear) {
 		cap = min_t(size_t, last - first,
@@ -597,14 +605,17 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 		}
 	}
 	for (x = first, n = 0; x < last; x++, n++) {
-		struct dm_stats_totals *t = (void *)snap + (clear ? n * tsize : 0);
+		struct dm_stats_totals *t = &one;
 
-		if (clear && n == cap) {
-			full = true;
-			break;
+		if (clear) {
+			if (n == cap) {
+				full = true;
+				break;
+			}
+			t = (void *)snap + n * tsize;
 		}
-		dm_stats_fold(r, x, t);
-		sz = emit_area(r, r->start + x * r->step, t, result, sz, maxlen);
+		dm_stats_fold_at(r, x, dm_stats_now(r), t, clear);
+		sz = emit_area(r, x, t, clear, result, sz, maxlen);
 		if (sz + 1 >= maxlen) {
 			full = true;
 			break;
@@ -613,7 +624,7 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	}
 	if (clear && !full)
 		for (x = first, n = 0; x < last; x++, n++)
-			dm_stats_subtract(r, x, (void *)snap + n * tsize);
+			dm_stats_subtract(r, x, (void *)snap + n * tsize, true);
 	mutex_unlock(&st->mutex);
 	if (clear)
 		totals_free(r, snap, cap);
