@@ -311,7 +311,8 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 		aux->gen = idx->gen;
 		aux->tag = dm_stats_seal(stats, idx->gen);
 		aux->start_jiffies = ev.now_jiffies;
-		if (arrival)
+		if (arrival && time_after_eq((unsigned long)ev.now_jiffies,
+					     start_time))
 			aux->start_jiffies -= (unsigned long)ev.now_jiffies -
 					      start_time;
 		if (idx->precise) {

@@ -1234,6 +1234,63 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 }
 
 /*
+ * A bio's latency runs from its arrival, which DM core records in
+ * alloc_io() (dm_stats_record_start(), io->start_time), even when the
+ * target starts its accounting later; an arrival recorded before the
+ * device's first region, or before precise_timestamps was switched on,
+ * is not trusted, and such an I/O is timed from its start.
+ */
+static void latency_runs_from_arrival(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_totals t;
+	struct dm_stats_aux a;
+	u64 before;
+
+	/* Recorded before the first region: not trusted. */
+	dm_stats_record_start(&f->st, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_LT(test, t.ticks[READ], 50);
+	before = t.ticks[READ];
+
+	/* Recorded with the region in place: 100 jiffies before its start. */
+	dm_stats_record_start(&f->st, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_GE(test, t.ticks[READ] - before, 100);
+	KUNIT_EXPECT_LT(test, t.ticks[READ] - before, 150);
+	/* The record is used once: a second start is timed from itself. */
+	before = t.ticks[READ];
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_LT(test, t.ticks[READ] - before, 50);
+
+	/* precise_timestamps: switched on after the record, not trusted... */
+	dm_stats_record_start(&f->st, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100 1 precise_timestamps"), 1);
+	msleep(20);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 1, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_LT(test, t.ticks[READ], 20 * NSEC_PER_MSEC);
+	/* ...recorded once it is on: the 20 ms before the start count. */
+	dm_stats_record_start(&f->st, &a);
+	msleep(20);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	before = t.ticks[READ];
+	read_area(test, &f->st, 1, 0, &t);
+	KUNIT_EXPECT_GE(test, t.ticks[READ] - before, 20 * NSEC_PER_MSEC);
+}
+
+/*
  * Busy time across 2^32 jiffies (where a 32-bit jiffies wraps): the stamp
  * and the clock are 64 bits, so 20 jiffies are 20 jiffies.
  */
@@ -1490,6 +1547,7 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(clear_keeps_in_flight),
 	KUNIT_CASE(merge_detection),
 	KUNIT_CASE(stale_aux_is_ignored),
+	KUNIT_CASE(latency_runs_from_arrival),
 	KUNIT_CASE(torn_fold_adds_no_timestamp),
 	KUNIT_CASE(busy_time_across_2_32_jiffies),
 	KUNIT_CASE(hist_value_is_64_bit),
