@@ -130,15 +130,15 @@ u64 dm_stats_next_gen(void)
 	return atomic64_inc_return(&dm_stats_generation);
 }
 
-static void region_free(struct dm_stats_region *r)
+/* @may_sleep: not from an RCU callback, so yield between big blocks. */
+static void __region_free(struct dm_stats_region *r, bool may_sleep)
 {
 	int cpu;
 
 	if (!r->inline_areas) {
 		for_each_possible_cpu(cpu) {
 			kvfree(r->percpu[cpu]);
-			/* Big blocks: freeing each may take a while. */
-			if (r->n_areas > 1)
+			if (may_sleep)
 				cond_resched();
 		}
 	}
@@ -148,9 +148,14 @@ static void region_free(struct dm_stats_region *r)
 	kvfree(r);
 }
 
+static void region_free(struct dm_stats_region *r)
+{
+	__region_free(r, true);
+}
+
 static void region_free_cb(struct rcu_head *head)
 {
-	region_free(container_of(head, struct dm_stats_region, rcu));
+	__region_free(container_of(head, struct dm_stats_region, rcu), false);
 }
 
 #define DM_STATS_GFP	(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
