@@ -21,7 +21,7 @@ if ! make -s kernel DEBUG=1 >build/logs/kernel-debug-build.log 2>&1; then
 fi
 kunit_suites=$(scripts/kunit-suite-count.sh)
 # shellcheck disable=SC2046
-tests/vm/run.sh --kernel patched --debug --name kasan --timeout 1800 \
+tests/vm/run.sh --kernel patched --debug --name kasan --timeout 1800 --mem 5632 \
 	--kunit-suites "$kunit_suites" $(scripts/guest-suites.sh debug) | tee build/logs/check-debug.out
 read -r _ p f _ < <(grep '^RESULT ' build/logs/check-debug.out | tail -n 1)
 echo "${p:-0} passed, ${f:-1} failed"

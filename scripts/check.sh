@@ -137,7 +137,7 @@ fi
 # code concurrently); any splat fails.
 if step kernel-debug-build make -s kernel DEBUG=1; then
 	# shellcheck disable=SC2046
-	guest kasan --kernel patched --debug --timeout 1800 --kunit-suites "$kunit_suites" \
+	guest kasan --kernel patched --debug --timeout 1800 --mem 5632 --kunit-suites "$kunit_suites" \
 		$(scripts/guest-suites.sh debug)
 fi
 

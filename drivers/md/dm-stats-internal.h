@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <asm/local64.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 
 #include "dm-stats.h"
 
@@ -19,15 +20,15 @@
 /* Upstream's limits, kept so that the same requests succeed or fail. */
 #define DM_STATS_MAX_AREAS		8388608U
 #define DM_STATS_MAX_HISTOGRAM_CELLS	134217728U
+/* Upstream's boundaries array is one kmalloc: it holds no more than this. */
+#define DM_STATS_MAX_HISTOGRAM_BOUNDS	(KMALLOC_MAX_SIZE / sizeof(u64))
 
 /*
  * Counters of one area on one CPU. Only that CPU adds to them (local64_t:
  * safe against its own interrupts, no bus lock); readers fold all CPUs.
- *
- * @in_flight counts starts minus ends seen on this CPU, so one CPU's value
- * may be negative; only the sum means something. @queue_acc holds the sum
- * of end stamps minus start stamps: the time in queue up to now is
- * @queue_acc + in_flight * now, summed over CPUs.
+ * Each holds a sum of small increments (never an absolute time), so a
+ * reader that folds the CPUs while I/O runs sees each one at some recent
+ * value, never a mixture that adds up to a timestamp.
  */
 struct dm_stats_counters {
 	local64_t ios[2];
@@ -36,9 +37,21 @@ struct dm_stats_counters {
 	local64_t ticks[2];
 	local64_t io_ticks[2];
 	local64_t io_ticks_total;
-	local64_t queue_acc;
-	local64_t in_flight[2];
+	local64_t time_in_queue;
 	local64_t histogram[];
+};
+
+/**
+ * struct dm_stats_area_shared - what all CPUs share of one area
+ * @stamp: time up to which io_ticks and time_in_queue have been charged
+ * @in_flight: reads and writes started and not yet ended
+ *
+ * Whoever moves @stamp charges the interval before it, reading @in_flight:
+ * one word per direction, whatever the number of possible CPUs.
+ */
+struct dm_stats_area_shared {
+	atomic64_t stamp;
+	atomic_t in_flight[2];
 };
 
 /* One area's counters folded over all CPUs, in the region's time unit. */
@@ -71,7 +84,7 @@ struct dm_stats_totals {
  * @inline_areas: the areas of every CPU are in the region's own block
  * @area_bytes: size of one area's struct dm_stats_counters
  * @alloc_bytes: memory charged to the statistics limit for this region
- * @stamps: per area, time of the last io_ticks update
+ * @shared: per area, the in-flight counts and the io_ticks stamp
  * @rcu: for freeing after readers are gone
  * @percpu: per possible CPU, the counters of all areas (nr_cpu_ids slots)
  */
@@ -91,7 +104,7 @@ struct dm_stats_region {
 	bool inline_areas;
 	size_t area_bytes;
 	size_t alloc_bytes;
-	atomic64_t *stamps;
+	struct dm_stats_area_shared *shared;
 	struct rcu_head rcu;
 	struct dm_stats_counters *percpu[];
 };
@@ -290,8 +303,18 @@ unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value);
 size_t dm_stats_totals_size(const struct dm_stats_region *r);
 void dm_stats_fold(struct dm_stats_region *r, size_t area,
 		   struct dm_stats_totals *t);
+void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
+		      struct dm_stats_totals *t, bool cells);
+void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
+			 int dir, bool end, u64 now, u64 dur);
+u64 dm_stats_hist_value(const struct dm_stats_region *r, u64 dur);
+u64 dm_stats_now(const struct dm_stats_region *r);
 void dm_stats_subtract(struct dm_stats_region *r, size_t area,
-		       const struct dm_stats_totals *t);
+		       const struct dm_stats_totals *t, bool cells);
+u64 dm_stats_fold_cell(const struct dm_stats_region *r, size_t area,
+		       unsigned int cell);
+void dm_stats_subtract_cell(struct dm_stats_region *r, size_t area,
+			    unsigned int cell, u64 v);
 u64 dm_stats_to_user_time(const struct dm_stats_region *r, u64 t);
 
 /* --- regions and messages (dm-stats.c) --- */
@@ -301,7 +324,7 @@ struct dm_stats_create_args {
 	sector_t step;
 	unsigned int flags;
 	unsigned int n_bounds;
-	u64 *bounds;		/* kmalloc'ed, owned by the caller */
+	u64 *bounds;		/* kvmalloc'ed, owned by the caller */
 	const char *program_id;
 	const char *aux_data;
 };

@@ -4,9 +4,17 @@
  * the per-CPU counters when they are read.
  *
  * Every counter lives in per-CPU memory of its region and is only added to
- * by its own CPU. The one shared word per area is the io_ticks stamp, moved
- * with a compare-and-exchange only when time has advanced since the last
- * update (once per jiffy per busy area without precise_timestamps).
+ * by its own CPU. What CPUs share per area is struct dm_stats_area_shared:
+ * the in-flight counts, and the stamp up to which busy time is charged,
+ * moved with a compare-and-exchange only when time has advanced since the
+ * last update (once per jiffy per busy area without precise_timestamps).
+ *
+ * Clocks, as upstream's: a bio's latency (ticks, histogram) runs from its
+ * arrival at the mapped device (dm_stats_record_start()) to its end; busy
+ * time (io_ticks, time_in_queue) and in_flight from the start of its
+ * accounting, which targets that remap bios themselves (dm-crypt, dm-thin,
+ * dm-cache, dm-delay) start only when they remap. Request-based devices
+ * time a request from its start. All times are 64 bits.
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -34,8 +42,8 @@ struct dm_stats_event {
 	bool end;
 	bool merged;
 	u64 gen;
-	unsigned long now_jiffies;
-	unsigned long dur_jiffies;
+	u64 now_jiffies;
+	u64 dur_jiffies;
 	u64 now_ns;
 	u64 dur_ns;
 };
@@ -69,43 +77,22 @@ unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value)
 	return lo;
 }
 
-/*
- * Reads and writes in flight in an area, summed over CPUs in one pass (both
- * live in the same cache line of each CPU's counters). Slots of CPUs that
- * are not possible are NULL; possible CPUs are all below nr_cpu_ids.
- */
-static void area_in_flight(const struct dm_stats_region *r, size_t area,
-			   s64 *reads, s64 *writes)
-{
-	unsigned int cpu;
-	s64 rd = 0, wr = 0;
-
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		const struct dm_stats_counters *c;
-
-		if (!r->percpu[cpu])
-			continue;
-		c = dm_stats_area_counters(r, cpu, area);
-		rd += local64_read(&c->in_flight[READ]);
-		wr += local64_read(&c->in_flight[WRITE]);
-	}
-	*reads = rd;
-	*writes = wr;
-}
-
 /* The interval @diff ends now: charge it where I/O was in flight. */
-static noinline void area_charge(const struct dm_stats_region *r, size_t area,
+static noinline void area_charge(const struct dm_stats_area_shared *sh,
 				 u64 diff, struct dm_stats_counters *c)
 {
-	s64 reads, writes;
+	int reads = atomic_read(&sh->in_flight[READ]);
+	int writes = atomic_read(&sh->in_flight[WRITE]);
 
-	area_in_flight(r, area, &reads, &writes);
 	if (reads > 0)
 		local64_add(diff, &c->io_ticks[READ]);
 	if (writes > 0)
 		local64_add(diff, &c->io_ticks[WRITE]);
-	if (reads + writes > 0)
+	if (reads > 0 || writes > 0) {
 		local64_add(diff, &c->io_ticks_total);
+		local64_add((u64)(max(reads, 0) + max(writes, 0)) * diff,
+			    &c->time_in_queue);
+	}
 }
 
 /*
@@ -115,17 +102,16 @@ static noinline void area_charge(const struct dm_stats_region *r, size_t area,
  * calls find the stamp current (without precise_timestamps, all but the
  * first per jiffy): only that test is inline.
  */
-static __always_inline void area_round(struct dm_stats_region *r, size_t area,
+static __always_inline void area_round(struct dm_stats_area_shared *sh,
 				       u64 now, struct dm_stats_counters *c)
 {
-	atomic64_t *stamp = &r->stamps[area];
-	s64 old = atomic64_read(stamp);
+	s64 old = atomic64_read(&sh->stamp);
 
 	if ((s64)(now - old) <= 0)
 		return;
-	if (!atomic64_try_cmpxchg(stamp, &old, now))
+	if (!atomic64_try_cmpxchg(&sh->stamp, &old, now))
 		return;
-	area_charge(r, area, now - old, c);
+	area_charge(sh, now - old, c);
 }
 
 /* Count one event in one area's counters of this CPU. */
@@ -135,14 +121,14 @@ static __always_inline void area_account(struct dm_stats_region *r, size_t area,
 					 sector_t len, u64 now, u64 dur,
 					 unsigned int bucket)
 {
-	area_round(r, area, now, c);
+	struct dm_stats_area_shared *sh = &r->shared[area];
+
+	area_round(sh, now, c);
 	if (!end) {
-		local64_inc(&c->in_flight[dir]);
-		local64_sub(now, &c->queue_acc);
+		atomic_inc(&sh->in_flight[dir]);
 		return;
 	}
-	local64_dec(&c->in_flight[dir]);
-	local64_add(now, &c->queue_acc);
+	atomic_dec(&sh->in_flight[dir]);
 	local64_add(len, &c->sectors[dir]);
 	local64_inc(&c->ios[dir]);
 	if (merged)
@@ -196,8 +182,7 @@ static __always_inline void region_account(struct dm_stats_region *r,
 		dur = precise ? ev->dur_ns : ev->dur_jiffies;
 		if (r->n_bounds)
 			bucket = dm_stats_hist_bucket(r->bounds, r->n_bounds,
-						      precise ? dur :
-						      jiffies_to_msecs(dur));
+						      dm_stats_hist_value(r, dur));
 	}
 
 	/*
@@ -258,8 +243,9 @@ static noinline void account_walk_end(const struct dm_stats_index *idx,
  * @bi_sector: first sector
  * @bi_sectors: length in sectors
  * @end: false at submission, true at completion
- * @start_time: not used: the engine keeps the start time in @aux (dm-rq
- *	passes a duration here, not a start time)
+ * @start_time: at the start of a bio, the jiffies of its arrival at the
+ *	device (io->start_time); not used otherwise (at the end of a request,
+ *	dm-rq passes a duration here, not a start time)
  * @aux: per-I/O state, written at start and read at end
  *
  * The start is counted in the regions present now and @aux remembers their
@@ -290,7 +276,7 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	ev.hi = bi_sector + bi_sectors;
 	ev.dir = bi_rw == WRITE ? WRITE : READ;
 	ev.end = end;
-	ev.now_jiffies = jiffies;
+	ev.now_jiffies = get_jiffies_64();
 	ev.now_ns = 0;
 	ev.dur_jiffies = 0;
 	ev.dur_ns = 0;
@@ -317,12 +303,23 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	}
 
 	if (!end) {
+		unsigned long epoch = READ_ONCE(stats->epoch);
+		/* DM core recorded the bio's arrival in this epoch. */
+		bool arrival = aux->recorded == (epoch ^ (unsigned long)stats);
+
+		aux->recorded = ~aux->recorded;
 		aux->gen = idx->gen;
 		aux->tag = dm_stats_seal(stats, idx->gen);
 		aux->start_jiffies = ev.now_jiffies;
+		if (arrival && time_after_eq((unsigned long)ev.now_jiffies,
+					     start_time))
+			aux->start_jiffies -= (unsigned long)ev.now_jiffies -
+					      start_time;
 		if (idx->precise) {
-			aux->start_ns = ktime_get_ns();
-			ev.now_ns = aux->start_ns;
+			ev.now_ns = ktime_get_ns();
+			if (!arrival || !(epoch & DM_STATS_EPOCH_PRECISE) ||
+			    (s64)(ev.now_ns - aux->start_ns) < 0)
+				aux->start_ns = ev.now_ns;
 		}
 	} else {
 		if (unlikely(aux->tag != dm_stats_seal(stats, aux->gen)))
@@ -368,6 +365,29 @@ u64 dm_stats_to_user_time(const struct dm_stats_region *r, u64 t)
 }
 
 /**
+ * dm_stats_hist_value - a duration as compared to histogram boundaries
+ * @r: region
+ * @dur: duration in the region's unit
+ *
+ * Return: ms (64 bits: no duration wraps), or ns with precise_timestamps.
+ */
+u64 dm_stats_hist_value(const struct dm_stats_region *r, u64 dur)
+{
+	return dm_stats_region_precise(r) ? dur : jiffies64_to_msecs(dur);
+}
+
+/**
+ * dm_stats_now - the time in a region's unit
+ * @r: region
+ *
+ * Return: jiffies (64 bits), or ns with precise_timestamps.
+ */
+u64 dm_stats_now(const struct dm_stats_region *r)
+{
+	return dm_stats_region_precise(r) ? ktime_get_ns() : get_jiffies_64();
+}
+
+/**
  * dm_stats_totals_size - bytes of a struct dm_stats_totals for a region
  * @r: region
  *
@@ -380,28 +400,32 @@ size_t dm_stats_totals_size(const struct dm_stats_region *r)
 }
 
 /**
- * dm_stats_fold - read one area's counters, summed over all CPUs
+ * dm_stats_fold_at - read one area's counters at a given time
  * @r: region
  * @area: area index
- * @t: result, dm_stats_totals_size() bytes
+ * @now: the time, in the region's unit
+ * @t: result: dm_stats_totals_size() bytes with @cells, else the struct
+ * @cells: fold the histogram cells too
  *
- * Charges pending io_ticks first, so busy time runs up to now.
+ * Charges pending io_ticks and time_in_queue up to @now first. Reads one
+ * word per CPU and counter and the area's shared in-flight counts: an I/O
+ * that starts or ends meanwhile is either counted or not, it cannot add
+ * anything but its share of busy time.
  */
-void dm_stats_fold(struct dm_stats_region *r, size_t area,
-		   struct dm_stats_totals *t)
+void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
+		      struct dm_stats_totals *t, bool cells)
 {
-	u64 now = dm_stats_region_precise(r) ? ktime_get_ns() : jiffies;
-	unsigned int cells = r->n_bounds ? r->n_bounds + 1 : 0;
-	s64 in_flight = 0;
-	u64 queue = 0;
+	struct dm_stats_area_shared *sh = &r->shared[area];
+	unsigned int n_cells = cells && r->n_bounds ? r->n_bounds + 1 : 0;
+	s64 in_flight;
 	unsigned int i;
 	int cpu, dir;
 
 	cpu = get_cpu();
-	area_round(r, area, now, dm_stats_area_counters(r, cpu, area));
+	area_round(sh, now, dm_stats_area_counters(r, cpu, area));
 	put_cpu();
 
-	memset(t, 0, dm_stats_totals_size(r));
+	memset(t, 0, struct_size(t, histogram, n_cells));
 	for_each_possible_cpu(cpu) {
 		struct dm_stats_counters *c = dm_stats_area_counters(r, cpu, area);
 
@@ -411,36 +435,93 @@ void dm_stats_fold(struct dm_stats_region *r, size_t area,
 			t->sectors[dir] += local64_read(&c->sectors[dir]);
 			t->ticks[dir] += local64_read(&c->ticks[dir]);
 			t->io_ticks[dir] += local64_read(&c->io_ticks[dir]);
-			in_flight += local64_read(&c->in_flight[dir]);
 		}
 		t->io_ticks_total += local64_read(&c->io_ticks_total);
-		queue += local64_read(&c->queue_acc);
-		for (i = 0; i < cells; i++)
+		t->time_in_queue += local64_read(&c->time_in_queue);
+		for (i = 0; i < n_cells; i++)
 			t->histogram[i] += local64_read(&c->histogram[i]);
 	}
-	/*
-	 * An I/O that starts and ends on two CPUs while they are being read
-	 * can leave a transiently negative sum: never print that.
-	 */
-	if (in_flight < 0)
-		in_flight = 0;
-	queue += (u64)in_flight * now;
-	t->time_in_queue = (s64)queue < 0 ? 0 : queue;
-	t->in_flight = in_flight > INT_MAX ? INT_MAX : (int)in_flight;
+	in_flight = (s64)atomic_read(&sh->in_flight[READ]) +
+		    atomic_read(&sh->in_flight[WRITE]);
+	t->in_flight = clamp_t(s64, in_flight, 0, INT_MAX);
+}
+
+/**
+ * dm_stats_fold - read one area's counters, summed over all CPUs
+ * @r: region
+ * @area: area index
+ * @t: result, dm_stats_totals_size() bytes
+ *
+ * Busy time runs up to now.
+ */
+void dm_stats_fold(struct dm_stats_region *r, size_t area,
+		   struct dm_stats_totals *t)
+{
+	dm_stats_fold_at(r, area, dm_stats_now(r), t, true);
+}
+
+/**
+ * dm_stats_fold_cell - one histogram cell of an area, summed over all CPUs
+ * @r: region
+ * @area: area index
+ * @cell: cell index, at most @r->n_bounds
+ *
+ * For readers that fold the other counters without cells: a histogram
+ * needs no room of its own to be printed or cleared.
+ *
+ * Return: the count.
+ */
+u64 dm_stats_fold_cell(const struct dm_stats_region *r, size_t area,
+		       unsigned int cell)
+{
+	u64 v = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		v += local64_read(&dm_stats_area_counters(r, cpu, area)->histogram[cell]);
+	return v;
+}
+
+/**
+ * dm_stats_area_event - count the start or end of an I/O in one area
+ * @r: region
+ * @area: area index
+ * @cpu: whose counters to add to
+ * @dir: READ or WRITE
+ * @end: false at the start, true at the end
+ * @now: the time, in the region's unit
+ * @dur: at the end, the I/O's latency in the region's unit
+ *
+ * What the I/O path does to one area, with the time given: for KUnit tests
+ * that build states the I/O path reaches only by races.
+ */
+void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
+			 int dir, bool end, u64 now, u64 dur)
+{
+	unsigned int bucket = 0;
+
+	if (end && r->n_bounds)
+		bucket = dm_stats_hist_bucket(r->bounds, r->n_bounds,
+					      dm_stats_hist_value(r, dur));
+	preempt_disable();
+	area_account(r, area, dm_stats_area_counters(r, cpu, area), dir, end,
+		     false, 1, now, dur, bucket);
+	preempt_enable();
 }
 
 /**
  * dm_stats_subtract - take a snapshot out of one area's counters
  * @r: region
  * @area: area index
- * @t: snapshot from dm_stats_fold()
+ * @t: snapshot from dm_stats_fold_at()
+ * @cells: @t holds the histogram cells: take them out too
  *
  * I/O counted after the snapshot stays counted; in-flight I/O is kept.
  */
 void dm_stats_subtract(struct dm_stats_region *r, size_t area,
-		       const struct dm_stats_totals *t)
+		       const struct dm_stats_totals *t, bool cells)
 {
-	unsigned int cells = r->n_bounds ? r->n_bounds + 1 : 0;
+	unsigned int n_cells = cells && r->n_bounds ? r->n_bounds + 1 : 0;
 	struct dm_stats_counters *c;
 	unsigned int i;
 	int dir;
@@ -454,9 +535,23 @@ void dm_stats_subtract(struct dm_stats_region *r, size_t area,
 		local64_sub(t->io_ticks[dir], &c->io_ticks[dir]);
 	}
 	local64_sub(t->io_ticks_total, &c->io_ticks_total);
-	local64_sub(t->time_in_queue, &c->queue_acc);
-	for (i = 0; i < cells; i++)
+	local64_sub(t->time_in_queue, &c->time_in_queue);
+	for (i = 0; i < n_cells; i++)
 		local64_sub(t->histogram[i], &c->histogram[i]);
+	put_cpu();
+}
+
+/**
+ * dm_stats_subtract_cell - take a count out of one histogram cell
+ * @r: region
+ * @area: area index
+ * @cell: cell index
+ * @v: what dm_stats_fold_cell() read
+ */
+void dm_stats_subtract_cell(struct dm_stats_region *r, size_t area,
+			    unsigned int cell, u64 v)
+{
+	local64_sub(v, &dm_stats_area_counters(r, get_cpu(), area)->histogram[cell]);
 	put_cpu();
 }
 
@@ -474,6 +569,7 @@ int dm_stats_init(struct dm_stats *st)
 	xa_init_flags(&st->regions, XA_FLAGS_ALLOC);
 	RCU_INIT_POINTER(st->index, NULL);
 	memset(&st->pool, 0, sizeof(st->pool));
+	st->epoch = 0;
 	st->last = alloc_percpu(struct dm_stats_last_position);
 	if (!st->last)
 		return -ENOMEM;

@@ -5,7 +5,9 @@
  * across areas and regions, histogram cells and memory accounting.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -185,7 +187,7 @@ static void parse_create_cases(struct kunit *test)
 				       "args '%s'", c->args);
 		KUNIT_EXPECT_STREQ_MSG(test, a.aux_data, c->aux_data,
 				       "args '%s'", c->args);
-		kfree(a.bounds);
+		kvfree(a.bounds);
 	}
 }
 
@@ -213,7 +215,7 @@ static void parse_histogram_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[1], 10);
 	KUNIT_EXPECT_EQ(test, b[2], 100);
 	KUNIT_EXPECT_EQ(test, b[3], U64_MAX);
-	kfree(b);
+	kvfree(b);
 }
 
 /* --------------------------------------------------------------- messages */
@@ -1154,6 +1156,258 @@ static void stale_aux_is_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
 }
 
+/* ------------------------------------------------ torn reads, time, limits */
+
+/*
+ * Add @sign times the change from @before to @after to every counter word
+ * of one area's block of this CPU: with -1, the block looks as a fold that
+ * read it before those events would see it.
+ */
+static void area_block_shift(struct dm_stats_region *r, int cpu,
+			     const u64 *before, const u64 *after, int sign)
+{
+	local64_t *w = (local64_t *)dm_stats_area_counters(r, cpu, 0);
+	size_t i;
+
+	for (i = 0; i < r->area_bytes / sizeof(u64); i++)
+		local64_add(sign * (s64)(after[i] - before[i]), &w[i]);
+}
+
+static void area_block_copy(struct dm_stats_region *r, int cpu, u64 *to)
+{
+	local64_t *w = (local64_t *)dm_stats_area_counters(r, cpu, 0);
+	size_t i;
+
+	for (i = 0; i < r->area_bytes / sizeof(u64); i++)
+		to[i] = local64_read(&w[i]);
+}
+
+/*
+ * A fold preempted between CPUs can read the CPU that started an I/O
+ * before the start and the CPU that ended it after the end. Built here on
+ * one CPU by taking the start's writes out of its block: what is folded
+ * then must add no more than the I/O's own time to time_in_queue, and a
+ * @stats_print_clear of it must leave later I/O counted.
+ */
+static void torn_fold_adds_no_timestamp(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_region *r;
+	struct dm_stats_totals t;
+	struct dm_stats_aux a;
+	u64 *before, *after;
+	u64 t0, elapsed;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100 1 precise_timestamps"), 1);
+	r = xa_load(&f->st.regions, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	before = kunit_kzalloc(test, r->area_bytes, GFP_KERNEL);
+	after = kunit_kzalloc(test, r->area_bytes, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	t0 = ktime_get_ns();
+	area_block_copy(r, cpu, before);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	area_block_copy(r, cpu, after);
+	usleep_range(100, 200);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	/* The torn view: the end without its start. */
+	area_block_shift(r, cpu, before, after, -1);
+	dm_stats_fold(r, 0, &t);
+	elapsed = ktime_get_ns() - t0;
+	KUNIT_EXPECT_LE(test, t.time_in_queue, elapsed);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), 1);
+	/* What the CPUs really hold again. */
+	area_block_shift(r, cpu, before, after, 1);
+	migrate_enable();
+
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	msleep(20);
+	dm_stats_fold(r, 0, &t);
+	KUNIT_EXPECT_GE(test, t.time_in_queue, 20 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT(test, t.time_in_queue, 60 * NSEC_PER_SEC);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+}
+
+/*
+ * A bio's latency runs from its arrival, which DM core records in
+ * alloc_io() (dm_stats_record_start(), io->start_time), even when the
+ * target starts its accounting later; an arrival recorded before the
+ * device's first region, or before precise_timestamps was switched on,
+ * is not trusted, and such an I/O is timed from its start.
+ */
+static void latency_runs_from_arrival(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_totals t;
+	struct dm_stats_aux a;
+	u64 before;
+
+	/* Recorded before the first region: not trusted. */
+	dm_stats_record_start(&f->st, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_LT(test, t.ticks[READ], 50);
+	before = t.ticks[READ];
+
+	/* Recorded with the region in place: 100 jiffies before its start. */
+	dm_stats_record_start(&f->st, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_GE(test, t.ticks[READ] - before, 100);
+	KUNIT_EXPECT_LT(test, t.ticks[READ] - before, 150);
+	/* The record is used once: a second start is timed from itself. */
+	before = t.ticks[READ];
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_LT(test, t.ticks[READ] - before, 50);
+
+	/* precise_timestamps: switched on after the record, not trusted... */
+	dm_stats_record_start(&f->st, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100 1 precise_timestamps"), 1);
+	msleep(20);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 1, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 1);
+	KUNIT_EXPECT_LT(test, t.ticks[READ], 20 * NSEC_PER_MSEC);
+	/* ...recorded once it is on: the 20 ms before the start count. */
+	dm_stats_record_start(&f->st, &a);
+	msleep(20);
+	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies, &a);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	before = t.ticks[READ];
+	read_area(test, &f->st, 1, 0, &t);
+	KUNIT_EXPECT_GE(test, t.ticks[READ] - before, 20 * NSEC_PER_MSEC);
+}
+
+/*
+ * Busy time across 2^32 jiffies (where a 32-bit jiffies wraps): the stamp
+ * and the clock are 64 bits, so 20 jiffies are 20 jiffies.
+ */
+static void busy_time_across_2_32_jiffies(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	const u64 wrap = 1ULL << 32;
+	struct dm_stats_region *r;
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	r = xa_load(&f->st.regions, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	atomic64_set(&r->shared[0].stamp, wrap - 10);
+	dm_stats_area_event(r, 0, raw_smp_processor_id(), WRITE, false,
+			    wrap - 5, 0);
+	dm_stats_fold_at(r, 0, wrap + 15, &t, true);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 1);
+	KUNIT_EXPECT_EQ(test, t.io_ticks_total, 20);
+	KUNIT_EXPECT_EQ(test, t.io_ticks[WRITE], 20);
+	KUNIT_EXPECT_EQ(test, t.time_in_queue, 20);
+	dm_stats_area_event(r, 0, raw_smp_processor_id(), WRITE, true,
+			    wrap + 25, 30);
+	dm_stats_fold_at(r, 0, wrap + 25, &t, true);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+	KUNIT_EXPECT_EQ(test, t.io_ticks_total, 30);
+	KUNIT_EXPECT_EQ(test, t.ticks[WRITE], 30);
+}
+
+/*
+ * A jiffies region compares a latency in ms with its histogram boundaries:
+ * in 64 bits, so that a latency of more than 2^32 ms (49.7 days) is not
+ * taken for a short one.
+ */
+static void hist_value_is_64_bit(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	u64 ms = (1ULL << 32) + 1000;
+	u64 dur = msecs_to_jiffies(1000) * (ms / 1000);
+	struct dm_stats_region *r;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100 1 histogram:2000,5000000000"), 1);
+	r = xa_load(&f->st.regions, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_value(r, dur), jiffies64_to_msecs(dur));
+	KUNIT_EXPECT_GT(test, dm_stats_hist_value(r, dur), (u64)U32_MAX);
+	KUNIT_EXPECT_EQ(test, dm_stats_hist_bucket(r->bounds, r->n_bounds,
+						   dm_stats_hist_value(r, dur)), 1);
+}
+
+/*
+ * Boundaries past what upstream's one kmalloc'ed array holds: -ENOMEM as
+ * upstream, without its allocation warning; at the limit, they parse.
+ */
+static void parse_histogram_huge(struct kunit *test)
+{
+	const size_t max = DM_STATS_MAX_HISTOGRAM_BOUNDS;
+	size_t len = 0, i, cap = (max + 2) * 8;
+	char *text = kvmalloc(cap, GFP_KERNEL);
+	unsigned int n;
+	u64 *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 1; i <= max; i++)
+		len += scnprintf(text + len, cap - len, "%s%zu", i > 1 ? "," : "", i);
+	KUNIT_ASSERT_EQ(test, dm_stats_parse_histogram(text, &n, &b), 0);
+	KUNIT_EXPECT_EQ(test, n, max);
+	KUNIT_EXPECT_EQ(test, b[max - 1], max);
+	kvfree(b);
+	scnprintf(text + len, cap - len, ",%zu", max + 1);
+	KUNIT_EXPECT_EQ(test, dm_stats_parse_histogram(text, &n, &b), -ENOMEM);
+	kvfree(text);
+}
+
+/*
+ * @stats_print allocates nothing (histogram cells included): it works with
+ * the statistics memory at its limit. @stats_print_clear needs a snapshot of
+ * each line it prints, charged: at the limit it fails and clears nothing.
+ */
+static void print_buffers_are_charged(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_totals *t = kunit_kzalloc(test, struct_size(t, histogram, 2),
+						  GFP_KERNEL);
+	struct dm_stats_aux a;
+	unsigned long room;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 10 1 histogram:1000"), 1);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
+	room = dm_stats_memory_limit() - dm_stats_mem_used();
+	KUNIT_ASSERT_TRUE(test, dm_stats_mem_claim(room, true));
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_print 0"), 1);
+	KUNIT_EXPECT_EQ(test, strncmp(f->result, "0+10 0 0 0 0 1 0 8 ", 19), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(f->result, " 1:0\n10+10 "));
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), -ENOMEM);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 1);
+	dm_stats_mem_release(room);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), 1);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
+	/* @stats_clear: histogram cells go too, with nothing allocated. */
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
+	KUNIT_ASSERT_TRUE(test, dm_stats_mem_claim(room, true));
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_clear 0"), 1);
+	dm_stats_mem_release(room);
+	read_area(test, &f->st, 0, 0, t);
+	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 0);
+	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
+}
+
 /* ----------------------------------------------------- memory accounting */
 
 static void mem_create_delete_balance(struct kunit *test)
@@ -1293,6 +1547,12 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(clear_keeps_in_flight),
 	KUNIT_CASE(merge_detection),
 	KUNIT_CASE(stale_aux_is_ignored),
+	KUNIT_CASE(latency_runs_from_arrival),
+	KUNIT_CASE(torn_fold_adds_no_timestamp),
+	KUNIT_CASE(busy_time_across_2_32_jiffies),
+	KUNIT_CASE(hist_value_is_64_bit),
+	KUNIT_CASE(parse_histogram_huge),
+	KUNIT_CASE(print_buffers_are_charged),
 	KUNIT_CASE(mem_create_delete_balance),
 	KUNIT_CASE(mem_small_region_one_block),
 	KUNIT_CASE(mem_limit_enforced),

@@ -130,13 +130,17 @@ u64 dm_stats_next_gen(void)
 	return atomic64_inc_return(&dm_stats_generation);
 }
 
-static void region_free(struct dm_stats_region *r)
+/* @may_sleep: not from an RCU callback, so yield between big blocks. */
+static void __region_free(struct dm_stats_region *r, bool may_sleep)
 {
 	int cpu;
 
 	if (!r->inline_areas) {
-		for_each_possible_cpu(cpu)
+		for_each_possible_cpu(cpu) {
 			kvfree(r->percpu[cpu]);
+			if (may_sleep)
+				cond_resched();
+		}
 	}
 	if (r->aux_data != r->inline_aux)
 		kfree(r->aux_data);
@@ -144,9 +148,14 @@ static void region_free(struct dm_stats_region *r)
 	kvfree(r);
 }
 
+static void region_free(struct dm_stats_region *r)
+{
+	__region_free(r, true);
+}
+
 static void region_free_cb(struct rcu_head *head)
 {
-	region_free(container_of(head, struct dm_stats_region, rcu));
+	__region_free(container_of(head, struct dm_stats_region, rcu), false);
 }
 
 #define DM_STATS_GFP	(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
@@ -169,7 +178,7 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	bool inline_areas = one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
 	size_t program_len = strlen(a->program_id) + 1;
 	size_t aux_len = strlen(a->aux_data) + 1;
-	size_t off_bounds, off_stamps, off_strings, off_areas, size, total;
+	size_t off_bounds, off_shared, off_strings, off_areas, size, total;
 	size_t stride = ALIGN(one_cpu, SMP_CACHE_BYTES);
 	struct dm_stats_region *r;
 	void *areas;
@@ -179,8 +188,10 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 
 	/* Header, bounds, stamps, strings and maybe the areas: one block. */
 	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
-	off_stamps = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
-	off_strings = size_add(off_stamps, array_size(n_areas, sizeof(atomic64_t)));
+	off_shared = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
+	off_shared = ALIGN(off_shared, sizeof(struct dm_stats_area_shared));
+	off_strings = size_add(off_shared,
+			       array_size(n_areas, sizeof(*r->shared)));
 	off_areas = size_add(off_strings, program_len + aux_len);
 	size = off_areas;
 	if (inline_areas)
@@ -210,16 +221,16 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	r->bounds = (void *)r + off_bounds;
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
-	r->stamps = (void *)r + off_stamps;
+	r->shared = (void *)r + off_shared;
 	r->program_id = (char *)r + off_strings;
 	memcpy(r->program_id, a->program_id, program_len);
 	r->inline_aux = r->program_id + program_len;
 	memcpy(r->inline_aux, a->aux_data, aux_len);
 	r->aux_data = r->inline_aux;
 
-	now = dm_stats_region_precise(r) ? ktime_get_ns() : jiffies;
+	now = dm_stats_now(r);
 	for (i = 0; i < n_areas; i++) {
-		atomic64_set(&r->stamps[i], now);
+		atomic64_set(&r->shared[i].stamp, now);
 		if (!(i & 4095))
 			cond_resched();
 	}
@@ -243,6 +254,23 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 nomem:
 	region_free(r);
 	return ERR_PTR(-ENOMEM);
+}
+
+/*
+ * Start a new epoch of arrival times (see dm_stats_record_start()) if
+ * @reset, or if precise timestamps are switched on or off: an I/O that
+ * arrived in the old epoch is timed from the start of its accounting.
+ */
+static void new_epoch(struct dm_stats *st, bool reset, bool precise)
+{
+	unsigned long epoch = st->epoch;
+
+	if (!reset && !(epoch & DM_STATS_EPOCH_PRECISE) == !precise)
+		return;
+	epoch = (epoch + 2) & ~DM_STATS_EPOCH_PRECISE;
+	if (precise)
+		epoch |= DM_STATS_EPOCH_PRECISE;
+	WRITE_ONCE(st->epoch, epoch);
 }
 
 /**
@@ -307,6 +335,8 @@ int dm_stats_region_create(struct dm_stats *st,
 		region_free(r);
 		return -ENOMEM;
 	}
+	/* Arrival times recorded before the first region mean nothing. */
+	new_epoch(st, !old, idx->precise);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	if (!static_key_enabled(&stats_enabled.key))
@@ -345,6 +375,7 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOMEM;
 	}
 	xa_erase(&st->regions, id);
+	new_epoch(st, false, idx && idx->precise);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	/* No region left: no statistics memory either. */
@@ -360,6 +391,10 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 /**
  * dm_stats_cleanup - free a device's statistics
  * @st: the device's statistics; no I/O may be in flight
+ *
+ * Reads one shared word pair per area, and yields every few thousand
+ * areas and after each block it frees: removing a device with gigabytes
+ * of counters does not hog a CPU.
  */
 void dm_stats_cleanup(struct dm_stats *st)
 {
@@ -373,19 +408,15 @@ void dm_stats_cleanup(struct dm_stats *st)
 		size_t area;
 
 		for (area = 0; area < r->n_areas; area++) {
-			int cpu;
-			s64 n = 0;
+			const struct dm_stats_area_shared *sh = &r->shared[area];
+			int n = atomic_read(&sh->in_flight[READ]) +
+				atomic_read(&sh->in_flight[WRITE]);
 
-			for_each_possible_cpu(cpu) {
-				struct dm_stats_counters *c =
-					dm_stats_area_counters(r, cpu, area);
-
-				n += local64_read(&c->in_flight[READ]) +
-				     local64_read(&c->in_flight[WRITE]);
-			}
 			if (n)
-				DMCRIT("region %d area %zu: %lld I/Os still in flight",
+				DMCRIT("region %d area %zu: %d I/Os still in flight",
 				       r->id, area, n);
+			if (!(area & 4095))
+				cond_resched();
 		}
 		region_free(r);
 		cond_resched();
@@ -395,17 +426,43 @@ void dm_stats_cleanup(struct dm_stats *st)
 	mutex_destroy(&st->mutex);
 }
 
+/*
+ * Room for @n folded areas of @r, charged to the statistics memory like
+ * the regions (upstream keeps such room in every area, charged at
+ * creation; we only while @stats_print_clear needs it). NULL when over the
+ * limit or out of memory.
+ */
+static struct dm_stats_totals *totals_alloc(const struct dm_stats_region *r,
+					    size_t n)
+{
+	size_t bytes = array_size(n, dm_stats_totals_size(r));
+	void *t;
+
+	if (!dm_stats_mem_claim(bytes, true))
+		return NULL;
+	t = kvmalloc(bytes, DM_STATS_GFP);
+	if (!t)
+		dm_stats_mem_release(bytes);
+	return t;
+}
+
+static void totals_free(const struct dm_stats_region *r,
+			struct dm_stats_totals *t, size_t n)
+{
+	kvfree(t);
+	dm_stats_mem_release(array_size(n, dm_stats_totals_size(r)));
+}
+
 /**
  * dm_stats_region_clear - zero a region's counters, keeping in-flight I/O
  * @st: the device's statistics
  * @id: region id
  *
- * Return: 1 (empty output), -ENOENT or -ENOMEM.
+ * Return: 1 (empty output) or -ENOENT.
  */
 int dm_stats_region_clear(struct dm_stats *st, int id)
 {
 	struct dm_stats_region *r;
-	struct dm_stats_totals *t;
 	size_t area;
 
 	mutex_lock(&st->mutex);
@@ -414,18 +471,18 @@ int dm_stats_region_clear(struct dm_stats *st, int id)
 		mutex_unlock(&st->mutex);
 		return -ENOENT;
 	}
-	t = kvmalloc(dm_stats_totals_size(r), GFP_KERNEL);
-	if (!t) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
-	}
 	for (area = 0; area < r->n_areas; area++) {
-		dm_stats_fold(r, area, t);
-		dm_stats_subtract(r, area, t);
+		struct dm_stats_totals t;
+		unsigned int i;
+
+		dm_stats_fold_at(r, area, dm_stats_now(r), &t, false);
+		dm_stats_subtract(r, area, &t, false);
+		for (i = 0; i < r->n_bounds + !!r->n_bounds; i++)
+			dm_stats_subtract_cell(r, area, i,
+					       dm_stats_fold_cell(r, area, i));
 		cond_resched();
 	}
 	mutex_unlock(&st->mutex);
-	kvfree(t);
 	return 1;
 }
 
@@ -468,10 +525,15 @@ int dm_stats_region_list(struct dm_stats *st, const char *program,
 	return 1;
 }
 
-static unsigned int emit_area(struct dm_stats_region *r, sector_t start,
-			      const struct dm_stats_totals *t,
+/*
+ * One line of @stats_print. The histogram cells come from @t if it holds
+ * them (@cells), else they are folded one by one as they are printed.
+ */
+static unsigned int emit_area(struct dm_stats_region *r, size_t area,
+			      const struct dm_stats_totals *t, bool cells,
 			      char *result, unsigned int sz, unsigned int maxlen)
 {
+	sector_t start = r->start + area * r->step;
 	unsigned int i;
 
 	DMEMIT("%llu+%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu",
@@ -487,7 +549,9 @@ static unsigned int emit_area(struct dm_stats_region *r, sector_t start,
 	       dm_stats_to_user_time(r, t->io_ticks[WRITE]));
 	if (r->n_bounds)
 		for (i = 0; i <= r->n_bounds; i++)
-			DMEMIT("%c%llu", i ? ':' : ' ', t->histogram[i]);
+			DMEMIT("%c%llu", i ? ':' : ' ',
+			       cells ? t->histogram[i] :
+			       dm_stats_fold_cell(r, area, i));
 	DMEMIT("\n");
 	return sz;
 }
@@ -511,10 +575,10 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 			  char *result, unsigned int maxlen)
 {
 	struct dm_stats_region *r;
-	size_t tsize, cap, n, x, last;
+	size_t tsize, cap = 0, n, x, last;
 	unsigned int sz = 0;
 	bool full = false;
-	void *snap;
+	struct dm_stats_totals *snap = NULL, one;
 
 	mutex_lock(&st->mutex);
 	r = xa_load(&st->regions, id);
@@ -528,23 +592,35 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	if (first > last)
 		first = last;
 
-	/* Snapshots only for the lines that can fit in @result. */
-	cap = min_t(size_t, last - first, maxlen / DM_STATS_MIN_PRINT_LINE + 1);
+	/*
+	 * Printing folds one area at a time, on the stack, histogram cells
+	 * as they are printed: it allocates nothing. Clearing subtracts what
+	 * was printed once all of it has fitted, so it keeps a snapshot of
+	 * each line: no more of them than lines can fit in @result, charged
+	 * to the statistics memory.
+	 */
 	tsize = dm_stats_totals_size(r);
-	snap = kvmalloc_array(max_t(size_t, cap, 1), tsize, GFP_KERNEL);
-	if (!snap) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
+	if (clear) {
+		cap = min_t(size_t, last - first,
+			    maxlen / DM_STATS_MIN_PRINT_LINE + 1) ?: 1;
+		snap = totals_alloc(r, cap);
+		if (!snap) {
+			mutex_unlock(&st->mutex);
+			return -ENOMEM;
+		}
 	}
 	for (x = first, n = 0; x < last; x++, n++) {
-		struct dm_stats_totals *t = snap + n * tsize;
+		struct dm_stats_totals *t = &one;
 
-		if (n == cap) {
-			full = true;
-			break;
+		if (clear) {
+			if (n == cap) {
+				full = true;
+				break;
+			}
+			t = (void *)snap + n * tsize;
 		}
-		dm_stats_fold(r, x, t);
-		sz = emit_area(r, r->start + x * r->step, t, result, sz, maxlen);
+		dm_stats_fold_at(r, x, dm_stats_now(r), t, clear);
+		sz = emit_area(r, x, t, clear, result, sz, maxlen);
 		if (sz + 1 >= maxlen) {
 			full = true;
 			break;
@@ -553,9 +629,10 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	}
 	if (clear && !full)
 		for (x = first, n = 0; x < last; x++, n++)
-			dm_stats_subtract(r, x, snap + n * tsize);
+			dm_stats_subtract(r, x, (void *)snap + n * tsize, true);
 	mutex_unlock(&st->mutex);
-	kvfree(snap);
+	if (clear)
+		totals_free(r, snap, cap);
 	return 1;
 }
 
@@ -601,7 +678,12 @@ int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
  * dm_stats_parse_histogram - parse "n1,n2,..." histogram boundaries
  * @s: the text after "histogram:"
  * @n: number of boundaries
- * @bounds: kmalloc'ed boundaries, strictly increasing and non-zero
+ * @bounds: kvmalloc'ed boundaries, strictly increasing and non-zero
+ *
+ * The upstream engine takes the boundaries into one kmalloc'ed array, so
+ * it refuses more than fit in KMALLOC_MAX_SIZE with -ENOMEM (and a
+ * warning splat); so do we, without the splat. Below that, the array may
+ * come from vmalloc: a fragmented machine still takes a big histogram.
  *
  * Return: 0, -EINVAL or -ENOMEM; on error nothing is allocated.
  */
@@ -615,9 +697,16 @@ int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds)
 	for (q = s; *q; q++)
 		if (*q == ',')
 			count++;
-	b = kmalloc_array(count, sizeof(*b), GFP_KERNEL);
-	if (!b)
+	if (count > DM_STATS_MAX_HISTOGRAM_BOUNDS) {
+		DMWARN("histogram: %u boundaries, at most %lu", count,
+		       DM_STATS_MAX_HISTOGRAM_BOUNDS);
 		return -ENOMEM;
+	}
+	b = kvmalloc_array(count, sizeof(*b), GFP_KERNEL | __GFP_NOWARN);
+	if (!b) {
+		DMWARN("histogram: no memory for %u boundaries", count);
+		return -ENOMEM;
+	}
 	for (;;) {
 		unsigned long long v;
 		char sep;
@@ -625,7 +714,7 @@ int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds)
 
 		if (got < 1 || (got == 2 && sep != ',') || v <= prev ||
 		    WARN_ON_ONCE(i >= count)) {
-			kfree(b);
+			kvfree(b);
 			return -EINVAL;
 		}
 		b[i++] = v;
@@ -644,7 +733,7 @@ int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds)
  * @argc: argument count, including "@stats_create"
  * @argv: arguments
  * @dev_size: device size in sectors, for the "-" range
- * @a: result; a->bounds must be kfree'd by the caller on success
+ * @a: result; a->bounds must be kvfree'd by the caller on success
  *
  * <range> <step> [<nr_opts> <opt>...] [<program_id> [<aux_data>]]
  *
@@ -721,7 +810,7 @@ int dm_stats_parse_create(unsigned int argc, char **argv, sector_t dev_size,
 	return 0;
 
 fail:
-	kfree(a->bounds);
+	kvfree(a->bounds);
 	a->bounds = NULL;
 	a->n_bounds = 0;
 	return ret;
@@ -763,7 +852,7 @@ static int msg_create(struct dm_stats *st, sector_t dev_size,
 		ret = 1;
 	}
 out:
-	kfree(a.bounds);
+	kvfree(a.bounds);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #define DM_STATS_H
 
 #include <linux/types.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -72,6 +73,10 @@ struct dm_stats_index_pool {
  *	NULL while the device has no region
  * @last: per-CPU end of the previous I/O, for merge detection
  * @pool: nodes for the next index update, under @mutex
+ * @epoch: changes whenever start times recorded by dm_stats_record_start()
+ *	can no longer be trusted (the device gained its first region, or
+ *	precise_timestamps was switched on or off); bit 0 is set while a
+ *	region wants precise timestamps. Written under @mutex.
  */
 struct dm_stats {
 	struct mutex mutex;	/* serialises messages */
@@ -79,7 +84,10 @@ struct dm_stats {
 	struct dm_stats_index __rcu *index;
 	struct dm_stats_last_position __percpu *last;
 	struct dm_stats_index_pool pool;
+	unsigned long epoch;
 };
+
+#define DM_STATS_EPOCH_PRECISE	1UL
 
 /**
  * struct dm_stats_aux - per-I/O state, carried from start to end accounting
@@ -87,15 +95,19 @@ struct dm_stats {
  *	at least that old count the I/O at its end
  * @tag: @gen sealed with the device, so that stale or uninitialised
  *	memory is never taken for a started I/O
+ * @recorded: @epoch of the device, sealed with it, when DM core recorded
+ *	the bio's arrival (dm_stats_record_start()); consumed when the start
+ *	is accounted
  * @start_ns: start time in ns, taken when a region wants precise timestamps
- * @start_jiffies: start time in jiffies
+ * @start_jiffies: start time in jiffies, 64 bits
  * @merged: the I/O began where the previous one on this CPU ended
  */
 struct dm_stats_aux {
 	u64 gen;
 	unsigned long tag;
+	unsigned long recorded;
 	u64 start_ns;
-	unsigned long start_jiffies;
+	u64 start_jiffies;
 	bool merged;
 };
 #endif
@@ -122,13 +134,27 @@ static inline bool dm_stats_used(struct dm_stats *st)
 	return !!rcu_access_pointer(st->index);
 }
 
-/*
- * The engine takes its own timestamps when it accounts the start of an
- * I/O (dm-rq has no hook here), so there is nothing to do at allocation.
+/**
+ * dm_stats_record_start - note that a bio has reached the mapped device
+ * @stats: the device's statistics
+ * @aux: the bio's per-I/O state
+ *
+ * Called by DM core when it allocates a bio's struct dm_io, before the
+ * target has seen it. A bio's latency runs from here, as upstream's does,
+ * also on targets that start accounting only when they remap the bio
+ * (dm-crypt, dm-thin, dm-cache, dm-delay). The start of the I/O, when it
+ * is accounted, takes this time only if @epoch has not changed since: a
+ * stale record (memory reused from an I/O that was never accounted) or
+ * request-based I/O (which never comes here) uses the time of its start.
  */
 static inline void dm_stats_record_start(struct dm_stats *stats,
 					 struct dm_stats_aux *aux)
 {
+	unsigned long epoch = READ_ONCE(stats->epoch);
+
+	if (epoch & DM_STATS_EPOCH_PRECISE)
+		aux->start_ns = ktime_get_ns();
+	aux->recorded = epoch ^ (unsigned long)stats;
 }
 
 #endif

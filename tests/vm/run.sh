@@ -7,11 +7,15 @@
 #                   [--dm-mod KO] [--extra-module KO]... [--suite S]...
 #                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
 #                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
-#                   [--data DIR]
+#                   [--maxcpus N] [--data DIR]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
 #
+#   --maxcpus N  N possible CPUs (-smp QEMU_CPUS,maxcpus=N; q35 above 255):
+#             the guest still brings QEMU_CPUS of them online, and the run
+#             checks that it sees exactly those; per-CPU memory and any
+#             loop over possible CPUs grow with N
 #   --icount  QEMU -icount OPTS (e.g. shift=3,sleep=on): the guest's clock
 #             counts the instructions it executes (2^shift ns each; vCPUs
 #             take turns), so a busy host cannot change what it measures
@@ -28,7 +32,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/versions.sh"
 
 kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
-guest_config= icount= data=
+guest_config= icount= maxcpus= data=
 suites=()
 extra=()
 while (($#)); do
@@ -45,8 +49,9 @@ while (($#)); do
 	--kunit-suites) kunit_suites=$2; shift 2 ;;
 	--guest-config) guest_config=$(readlink -f "$2"); shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
+	--maxcpus) maxcpus=$2; shift 2 ;;
 	--data) data=$(readlink -f "$2"); shift 2 ;;
-	-h | --help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -85,8 +90,14 @@ args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
 
 icount_args=()
 [[ -n $icount ]] && icount_args=(-icount "$icount")
+# QEMU 7.2's default machine (i440fx) takes at most 255 CPUs.
+smp=$QEMU_CPUS machine_args=()
+if [[ -n $maxcpus ]]; then
+	smp+=",maxcpus=$maxcpus"
+	((maxcpus > 255)) && machine_args=(-machine q35)
+fi
 boot() {
-	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" -cpu max -smp "$QEMU_CPUS" -m "$mem" \
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" "${machine_args[@]}" -cpu max -smp "$smp" -m "$mem" \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \
 		-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
@@ -163,7 +174,7 @@ if [[ -n $cpus && $cpus != "$QEMU_CPUS" ]]; then
 fi
 
 # Kernel splats: any of these in the console log fails the run.
-splats='WARNING:|BUG:|Call Trace:|INFO: possible|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|KASAN:|UBSAN:|Oops|general protection fault|Kernel panic|kernel BUG|lockdep is turned off|RCU stall|rcu_sched detected stall'
+splats='WARNING:|BUG:|Call Trace:|INFO: possible|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|KASAN:|UBSAN:|Oops|general protection fault|Kernel panic|kernel BUG|lockdep is turned off|RCU stall|detected (expedited )?stall|soft lockup|hard LOCKUP'
 if grep -nE "$splats" "$logs/console.log" >"$logs/splats.txt"; then
 	echo "not ok - $name: kernel splat in console.log:"
 	head -n 20 "$logs/splats.txt" | sed 's/^/    /'

@@ -15,6 +15,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./errors.sh
 . ./counters.sh
 . ./latency.sh
+. ./arrival-clock.sh
 . ./dmstats.sh
 
 teardown_devices
