@@ -14,6 +14,7 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/device-mapper.h>
+#include <kunit/visibility.h>
 
 #include "dm-stats-internal.h"
 
@@ -68,6 +69,7 @@ unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value)
 	}
 	return lo;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_hist_bucket);
 
 /*
  * Reads and writes in flight in an area, summed over CPUs in one pass (both
@@ -354,6 +356,7 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 out:
 	rcu_read_unlock();
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_account_io);
 
 /**
  * dm_stats_to_user_time - a time counter as printed
@@ -428,6 +431,7 @@ void dm_stats_fold(struct dm_stats_region *r, size_t area,
 	t->time_in_queue = (s64)queue < 0 ? 0 : queue;
 	t->in_flight = in_flight > INT_MAX ? INT_MAX : (int)in_flight;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
 
 /**
  * dm_stats_subtract - take a snapshot out of one area's counters
@@ -485,3 +489,4 @@ int dm_stats_init(struct dm_stats *st)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_init);

@@ -5,12 +5,13 @@
 #
 #   tests/vm/run.sh --kernel stock|patched [--debug] [--name NAME]
 #                   [--dm-mod KO] [--extra-module KO]... [--suite S]...
-#                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
+#                   [--timeout SECONDS] [--mem MB] [--append "ARGS"] [--maxcpus N]
 #                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
 #
+#   --maxcpus N  -smp 2,maxcpus=N: N possible CPUs, 2 of them online
 #   --icount  QEMU -icount OPTS (e.g. shift=3,sleep=on): the guest's clock
 #             counts the instructions it executes (2^shift ns each; vCPUs
 #             take turns), so a busy host cannot change what it measures
@@ -24,7 +25,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/versions.sh
 . "$top/scripts/versions.sh"
 
-kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
+kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0 maxcpus=
 guest_config= icount=
 suites=()
 extra=()
@@ -39,10 +40,11 @@ while (($#)); do
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--maxcpus) maxcpus=$2; shift 2 ;;
 	--kunit-suites) kunit_suites=$2; shift 2 ;;
 	--guest-config) guest_config=$(readlink -f "$2"); shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
-	-h | --help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -81,7 +83,7 @@ args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
 icount_args=()
 [[ -n $icount ]] && icount_args=(-icount "$icount")
 boot() {
-	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" -cpu max -smp "$QEMU_CPUS" -m "$mem" \
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" -cpu max -smp "$QEMU_CPUS${maxcpus:+,maxcpus=$maxcpus}" -m "$mem" \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \
 		-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
