@@ -34,7 +34,6 @@
 #include <kunit/visibility.h>
 
 DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
-EXPORT_SYMBOL_IF_KUNIT(task_io_stats_key);
 
 /*
  * taskstats_io.enabled: boot with taskstats_io.enabled=0, or write 0 to
@@ -81,6 +80,17 @@ static const struct kernel_param_ops task_io_stats_enabled_ops = {
 
 module_param_cb(enabled, &task_io_stats_enabled_ops, &enabled, 0644);
 MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
+
+/**
+ * task_io_stats_enabled() - is per-task I/O accounting on?
+ *
+ * Return: the state of the static key the hooks test.
+ */
+bool task_io_stats_enabled(void)
+{
+	return static_key_enabled(&task_io_stats_key);
+}
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_enabled);
 
 static int __init task_io_stats_setup(void)
 {
@@ -226,8 +236,10 @@ static struct task_io_stats *task_io_stats_current(void)
 	if (!task_io_stats_cache)
 		return NULL;	/* before the cache exists: early boot */
 	s = kmem_cache_zalloc(task_io_stats_cache, GFP_NOWAIT | __GFP_NOWARN);
-	if (s)
+	if (s) {
+		/* zeroed before published: pairs with task_io_stats_fold_task() */
 		smp_store_release(&current->io_stats, s);
+	}
 	return s;
 }
 

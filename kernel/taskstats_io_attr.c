@@ -86,8 +86,10 @@ int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io)
 static void task_io_stats_fold_task(struct task_io_stats *sum,
 				    struct task_struct *tsk)
 {
-	struct task_io_stats *s = smp_load_acquire(&tsk->io_stats);
+	struct task_io_stats *s;
 
+	/* pairs with smp_store_release() in task_io_stats_current() */
+	s = smp_load_acquire(&tsk->io_stats);
 	if (s)
 		task_io_stats_fold(sum, s);
 }

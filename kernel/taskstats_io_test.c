@@ -238,7 +238,7 @@ static void real_wait_counted_test(struct kunit *test)
 {
 	u64 before;
 
-	if (!static_key_enabled(&task_io_stats_key))
+	if (!task_io_stats_enabled())
 		kunit_skip(test, "taskstats_io.enabled=0");
 	before = current_waits();
 	set_current_state(TASK_UNINTERRUPTIBLE);
@@ -259,25 +259,29 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	struct task_io_wait w;
 	u64 before;
 
-	if (!static_key_enabled(&task_io_stats_key))
+	if (!task_io_stats_enabled())
 		kunit_skip(test, "taskstats_io.enabled=0");
 	before = current_waits();
 
 	/* woken before io_schedule(): a switch is involuntary */
 	__set_current_state(TASK_RUNNING);
-	task_io_wait_start(&w);
+	w.start_ns = 0;
+	__task_io_wait_start(&w);
 	current->nivcsw++;
-	task_io_wait_done(&w);
+	if (w.start_ns)
+		__task_io_wait_done(&w);
 	current->nivcsw--;
 	KUNIT_EXPECT_EQ(test, current_waits(), before);
 
 	/* signal pending: __schedule() keeps it runnable, counts nvcsw */
 	set_tsk_thread_flag(current, TIF_SIGPENDING);
 	set_current_state(TASK_INTERRUPTIBLE);
-	task_io_wait_start(&w);
+	w.start_ns = 0;
+	__task_io_wait_start(&w);
 	__set_current_state(TASK_RUNNING);
 	current->nvcsw++;
-	task_io_wait_done(&w);
+	if (w.start_ns)
+		__task_io_wait_done(&w);
 	current->nvcsw--;
 	KUNIT_EXPECT_EQ(test, current_waits(), before);
 

@@ -392,6 +392,7 @@ void statistic_set_on(struct statistic *stat, bool on, u64 now,
 	stat->on = on;
 	if (on) {
 		stat->started = now;
+		/* pairs with READ_ONCE() and the address dependency in statistic_add() */
 		smp_store_release(&stat->active,
 				  statistic_run_start(stat->data, prep));
 	} else {

@@ -942,7 +942,6 @@ static void reconfigure_under_adds(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "c 42\n");
 }
 
-
 /* Let retired generations and per-CPU blocks be freed (and uncharged). */
 static void settle(void)
 {
@@ -1037,7 +1036,8 @@ static void stop_start_keeps_data(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "lat <=512 6\n"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "lat <=4096 3\n"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "tput [6.000000] 15360\n"));
-	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "raw [5.000000] 7 512 2\nraw [5.000000] 8 -1 1\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "raw [5.000000] 7 512 2\n"
+					   "raw [5.000000] 8 -1 1\n"));
 }
 
 /* A definition past the limit fails with ENOMEM and changes nothing. */

@@ -853,18 +853,20 @@ EXPORT_SYMBOL_GPL(__statistic_add);
  */
 #define STATISTIC_BASE	(-1)
 
-static int next_source(const struct statistic_data *data, int src)
-{
-	if (src < STATISTIC_BASE && data->base_hot)
-		return STATISTIC_BASE;
-	if (!data->run)
-		return nr_cpu_ids;
-	return cpumask_next(max(src, STATISTIC_BASE), cpu_possible_mask);
-}
+#define STATISTIC_NO_SOURCE	(-2)
 
-#define for_each_source(data, src)					\
-	for ((src) = next_source((data), STATISTIC_BASE - 1);		\
-	     (src) < (int)nr_cpu_ids; (src) = next_source((data), (src)))
+/* The source after @src (STATISTIC_NO_SOURCE: the first), or false. */
+static bool next_source(const struct statistic_data *data, int *src)
+{
+	if (*src == STATISTIC_NO_SOURCE && data->base_hot) {
+		*src = STATISTIC_BASE;
+		return true;
+	}
+	if (!data->run)
+		return false;
+	*src = cpumask_next(max(*src, STATISTIC_BASE), cpu_possible_mask);
+	return *src < nr_cpu_ids;
+}
 
 static const struct statistic_hot *hot_block(const struct statistic_data *data,
 					     int src)
@@ -894,7 +896,7 @@ static u64 fold_cell(const struct statistic_data *data, unsigned int i)
 	u64 sum = 0;
 	int src;
 
-	for_each_source(data, src)
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
 		sum += data->ncells ?
 		       local64_read(&cpu_block(data, src)->cells[i]) :
 		       hot_cell(data, src, STATISTIC_CELL_FIRST + i);
@@ -912,7 +914,7 @@ u64 statistic_data_out_of_range(const struct statistic_data *data)
 	u64 sum = 0;
 	int src;
 
-	for_each_source(data, src)
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
 		sum += hot_cell(data, src, STATISTIC_CELL_OUT_OF_RANGE);
 	return sum;
 }
@@ -930,7 +932,7 @@ u64 statistic_data_missed(const struct statistic_data *data)
 
 	if (!data->ncells)
 		return 0;
-	for_each_source(data, src)
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
 		sum += local64_read(&cpu_block(data, src)->missed);
 	return sum;
 }
@@ -953,7 +955,7 @@ static void hot_range_fold(const struct statistic_data *data,
 	u64 num = 0;
 	int src;
 
-	for_each_source(data, src)
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
 		num += hot_cell(data, src, STATISTIC_CELL_NUM);
 	/* pairs with smp_wmb() in statistic_hot_range(), hot_range_add() */
 	smp_rmb();
@@ -962,7 +964,7 @@ static void hot_range_fold(const struct statistic_data *data,
 	r->num = num;
 	r->min = S64_MAX;
 	r->max = S64_MIN;
-	for_each_source(data, src) {
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);) {
 		r->acc += hot_cell(data, src, STATISTIC_CELL_ACC);
 		r->min = min_t(s64, r->min, hot_cell(data, src, STATISTIC_CELL_MIN));
 		r->max = max_t(s64, r->max, hot_cell(data, src, STATISTIC_CELL_MAX));
@@ -1045,9 +1047,11 @@ void statistic_data_snapshot(struct statistic_data *data, u64 now,
 		snap->lines = data->nbuckets;
 		break;
 	case STATISTIC_TYPE_LIST:
+		snap->lines = 0;
+		if (!data->list)
+			break;
 		/* pairs with smp_store_release() in list_add_pair() */
-		snap->lines = data->list ?
-			      smp_load_acquire(&data->list->used) : 0;
+		snap->lines = smp_load_acquire(&data->list->used);
 		break;
 	case STATISTIC_TYPE_HISTORY:
 		now = max(now, data->origin);
@@ -1079,7 +1083,7 @@ static void history_show(struct seq_file *m, struct statistic_data *data,
 
 	div_u64_rem(epoch, data->cfg.entries_max, &index);
 	index *= data->stride;
-	for_each_source(data, src) {
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);) {
 		local64_t *slot = &cpu_block(data, src)->cells[index];
 		struct range_result part = {};
 		u64 part_total = 0;

@@ -6,10 +6,10 @@
 # optional "kernels" file names GUEST among its words (lines starting with
 # # are comments); a suite without that file applies to every guest.
 #
-#   scripts/guest-suites.sh patched|stock|ourdm|debug
+#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug}
+guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs}
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] || continue
 	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then

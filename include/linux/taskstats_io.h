@@ -58,6 +58,7 @@ static inline void task_io_stats_init(struct task_struct *tsk)
 	tsk->io_stats = NULL;
 }
 
+bool task_io_stats_enabled(void);
 void task_io_stats_exit_signal(struct task_struct *tsk);
 void task_io_stats_free(struct task_struct *tsk);
 void task_io_stats_free_signal(struct signal_struct *sig);

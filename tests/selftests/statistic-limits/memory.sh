@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What CONFIG_DM_STATISTIC costs per mapped device while every statistic is
+# stopped, measured in one boot: N dm-zero devices created with the
+# exploiter off (dm_mod.statistic=0), removed, then N with it on; the
+# difference of the Slab and Percpu lines of /proc/meminfo and of the
+# layer's own current_allocated_bytes, per device and per possible CPU.
+# Sourced by statistic-limits/run.sh and bench/statistic-memory/run.sh.
+
+STATISTIC_PARAMS=/sys/module/statistic/parameters
+DM_STATISTIC_PARAM=/sys/module/dm_mod/parameters/statistic
+
+meminfo_bytes() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
+layer_bytes() { cat "$STATISTIC_PARAMS/current_allocated_bytes" 2>/dev/null || echo 0; }
+
+# Wait until retired blocks are freed (RCU and RCU Tasks grace periods)
+# and the slab and layer counters hold still.
+settle() {
+	_last= _same=0 _i=0
+	while [ $_i -lt 50 ]; do
+		echo 2 >/proc/sys/vm/drop_caches 2>/dev/null
+		_now="$(layer_bytes) $(meminfo_bytes Slab) $(meminfo_bytes Percpu)"
+		if [ "$_now" = "$_last" ]; then
+			_same=$((_same + 1))
+			[ $_same -ge 2 ] && return 0
+		else
+			_same=0
+		fi
+		_last=$_now
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+}
+
+# make_devices PREFIX N: N dm-zero devices in one dmsetup process.
+make_devices() {
+	_i=0 _t=
+	while [ $_i -lt "$2" ]; do
+		_t="$_t$1$_i,,,rw,0 8 zero;"
+		_i=$((_i + 1))
+	done
+	dmsetup create --noudevsync --concise "${_t%;}"
+}
+
+# remove_devices PREFIX N
+remove_devices() {
+	_i=0 _n=
+	while [ $_i -lt "$2" ]; do
+		_n="$_n $1$_i"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086
+	dmsetup remove --noudevsync $_n
+}
+
+# snapshot: "slab percpu layer"
+snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"; }
+
+# device_cost N: sets cost_slab, cost_percpu, cost_layer (bytes per device,
+# exploiter on minus off), cost_cpus (possible CPUs) and prints one line.
+device_cost() {
+	_n=$1
+	cost_cpus=$(cat /sys/devices/system/cpu/possible | awk -F'[-,]' '{ print $NF + 1 }')
+	echo 0 >"$DM_STATISTIC_PARAM" || return 1
+	settle
+	set -- $(snapshot)
+	_off0_slab=$1 _off0_pcpu=$2
+	make_devices mem-off- "$_n" || return 1
+	settle
+	set -- $(snapshot)
+	_off_slab=$(($1 - _off0_slab)) _off_pcpu=$(($2 - _off0_pcpu))
+	remove_devices mem-off- "$_n" || return 1
+	echo 1 >"$DM_STATISTIC_PARAM"
+	settle
+	set -- $(snapshot)
+	_on0_slab=$1 _on0_pcpu=$2 _on0_layer=$3
+	make_devices mem-on- "$_n" || return 1
+	settle
+	set -- $(snapshot)
+	_on_slab=$(($1 - _on0_slab)) _on_pcpu=$(($2 - _on0_pcpu)) _on_layer=$(($3 - _on0_layer))
+	_dirs=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
+	remove_devices mem-on- "$_n" || return 1
+	cost_slab=$(((_on_slab - _off_slab) / _n))
+	cost_percpu=$(((_on_pcpu - _off_pcpu) / _n))
+	cost_layer=$((_on_layer / _n))
+	cost_total=$((cost_slab + cost_percpu))
+	echo "# BENCH devices=$_n possible_cpus=$cost_cpus interfaces=$_dirs" \
+		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
+		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu per_device_layer=$cost_layer" \
+		"per_device=$cost_total per_device_per_cpu=$((cost_total / cost_cpus))"
+}
