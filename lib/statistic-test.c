@@ -945,8 +945,7 @@ static void reconfigure_under_adds(struct kunit *test)
 /* Let retired generations and per-CPU blocks be freed (and uncharged). */
 static void settle(void)
 {
-	rcu_barrier();
-	rcu_barrier_tasks();
+	statistic_data_retire_barrier();
 }
 
 /* dm's statistics, as drivers/md/dm-stats-statistic.c defines them. */
@@ -1108,20 +1107,24 @@ static const char * const fuzz_words[] = {
 static void fuzz_parser(struct kunit *test)
 {
 	struct statistic_interface *iface = new_iface(test);
-	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	char *def = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
+	char *data = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
+	char *now = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
 	unsigned int i, j, len;
 	struct rnd_state rnd;
-	const char *def;
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, def);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_NOT_NULL(test, now);
 	new_stat(test, iface, "a");
 	new_stat(test, iface, "b");
 	prandom_seed_state(&rnd, 20261125);
 	for (i = 0; i < 3000; i++) {
-		const char *data = data_text(test, iface);
-
-		def = def_text(test, iface);
+		KUNIT_ASSERT_GE(test, statistic_format(iface, true, def, TEXT_SIZE), 0);
+		KUNIT_ASSERT_GE(test, statistic_format(iface, false, data, TEXT_SIZE), 0);
 		len = 0;
 		if (i & 1) {
 			/* arbitrary bytes, no NUL */
@@ -1145,14 +1148,17 @@ static void fuzz_parser(struct kunit *test)
 		ret = statistic_definition_write(iface, buf);
 		KUNIT_ASSERT_TRUE_MSG(test, !ret || ret == -EINVAL || ret == -ENOMEM,
 				      "write %u returned %d", i, ret);
-		if (ret) {
-			KUNIT_ASSERT_STREQ(test, def_text(test, iface), def);
-			KUNIT_ASSERT_STREQ(test, data_text(test, iface), data);
-		}
+		if (!ret)
+			continue;
+		KUNIT_ASSERT_GE(test, statistic_format(iface, true, now, TEXT_SIZE), 0);
+		KUNIT_ASSERT_STREQ_MSG(test, now, def, "write %u changed the definition", i);
+		KUNIT_ASSERT_GE(test, statistic_format(iface, false, now, TEXT_SIZE), 0);
+		KUNIT_ASSERT_STREQ_MSG(test, now, data, "write %u changed the data", i);
 	}
-	/* what reading shows, written back, is accepted and keeps the data */
-	def = def_text(test, iface);
-	KUNIT_EXPECT_EQ(test, 0, def_write(test, iface, def));
+	/* what reading shows, written back, is accepted and changes nothing */
+	KUNIT_ASSERT_GE(test, statistic_format(iface, true, def, TEXT_SIZE), 0);
+	KUNIT_ASSERT_GT(test, strscpy(buf, def, 1024), 0);
+	KUNIT_EXPECT_EQ(test, 0, statistic_definition_write(iface, buf));
 	KUNIT_EXPECT_STREQ(test, def_text(test, iface), def);
 }
 

@@ -27,6 +27,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include <kunit/visibility.h>
+
 #include "statistic-internal.h"
 
 static inline u64 data_now(const struct statistic_data *data)
@@ -195,6 +197,7 @@ void statistic_data_retire_barrier(void)
 	else
 		rcu_barrier();	/* call_rcu_tasks() is call_rcu() */
 }
+EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
 
 /**
  * statistic_data_alloc() - make a new, empty generation of data

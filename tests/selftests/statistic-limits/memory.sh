@@ -60,17 +60,23 @@ snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"
 # exploiter on minus off), cost_cpus (possible CPUs) and prints one line.
 device_cost() {
 	_n=$1
-	cost_cpus=$(cat /sys/devices/system/cpu/possible | awk -F'[-,]' '{ print $NF + 1 }')
-	echo 0 >"$DM_STATISTIC_PARAM" || return 1
-	settle
-	set -- $(snapshot)
-	_off0_slab=$1 _off0_pcpu=$2
-	make_devices mem-off- "$_n" || return 1
-	settle
-	set -- $(snapshot)
-	_off_slab=$(($1 - _off0_slab)) _off_pcpu=$(($2 - _off0_pcpu))
-	remove_devices mem-off- "$_n" || return 1
-	echo 1 >"$DM_STATISTIC_PARAM"
+	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
+	_off_slab=0 _off_pcpu=0 _mode=ab
+	if [ -w "$DM_STATISTIC_PARAM" ]; then
+		echo 0 >"$DM_STATISTIC_PARAM"
+		settle
+		set -- $(snapshot)
+		_off0_slab=$1 _off0_pcpu=$2
+		make_devices mem-off- "$_n" || return 1
+		settle
+		set -- $(snapshot)
+		_off_slab=$(($1 - _off0_slab)) _off_pcpu=$(($2 - _off0_pcpu))
+		remove_devices mem-off- "$_n" || return 1
+		echo 1 >"$DM_STATISTIC_PARAM"
+	else
+		# a kernel without the switch: what a device costs in all
+		_mode=absolute
+	fi
 	settle
 	set -- $(snapshot)
 	_on0_slab=$1 _on0_pcpu=$2 _on0_layer=$3
@@ -84,7 +90,7 @@ device_cost() {
 	cost_percpu=$(((_on_pcpu - _off_pcpu) / _n))
 	cost_layer=$((_on_layer / _n))
 	cost_total=$((cost_slab + cost_percpu))
-	echo "# BENCH devices=$_n possible_cpus=$cost_cpus interfaces=$_dirs" \
+	echo "# BENCH mode=$_mode devices=$_n possible_cpus=$cost_cpus interfaces=$_dirs" \
 		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
 		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu per_device_layer=$cost_layer" \
 		"per_device=$cost_total per_device_per_cpu=$((cost_total / cost_cpus))"

@@ -18,11 +18,10 @@
 STATS=/sys/kernel/debug/statistics
 MB=1048576
 
-[ -f "$STATISTIC_PARAMS/current_allocated_bytes" ] ||
-	bail "no $STATISTIC_PARAMS/current_allocated_bytes"
-
 # 1. Memory per device while stopped.
 device_cost 100 || bail "cannot create and remove 100 dm-zero devices"
+[ -f "$STATISTIC_PARAMS/current_allocated_bytes" ] ||
+	bail "no $STATISTIC_PARAMS/current_allocated_bytes"
 check_eq "100 devices, all stopped: an interface each" 100 "$_dirs"
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
 check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
