@@ -44,13 +44,13 @@ make_devices() {
 
 # remove_devices PREFIX N
 remove_devices() {
-	_i=0 _n=
+	_i=0 _names=
 	while [ $_i -lt "$2" ]; do
-		_n="$_n $1$_i"
+		_names="$_names $1$_i"
 		_i=$((_i + 1))
 	done
 	# shellcheck disable=SC2086
-	dmsetup remove --noudevsync $_n
+	dmsetup remove --noudevsync $_names
 }
 
 # snapshot: "slab percpu layer"
@@ -58,39 +58,41 @@ snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"
 
 # device_cost N: sets cost_slab, cost_percpu, cost_layer (bytes per device,
 # exploiter on minus off), cost_cpus (possible CPUs) and prints one line.
+# N devices are created and removed first, so that both measured sets grow
+# memory from the same steady state; then N devices without statistics
+# and N with them are created and kept, and each set's growth measured.
 device_cost() {
-	_n=$1
+	_count=$1
 	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 	_off_slab=0 _off_pcpu=0 _mode=ab
-	if [ -w "$DM_STATISTIC_PARAM" ]; then
+	[ -w "$DM_STATISTIC_PARAM" ] || _mode=absolute	# a kernel without the switch
+	make_devices mem-warm- "$_count" && remove_devices mem-warm- "$_count" || return 1
+	if [ $_mode = ab ]; then
 		echo 0 >"$DM_STATISTIC_PARAM"
 		settle
 		set -- $(snapshot)
 		_off0_slab=$1 _off0_pcpu=$2
-		make_devices mem-off- "$_n" || return 1
+		make_devices mem-off- "$_count" || return 1
 		settle
 		set -- $(snapshot)
 		_off_slab=$(($1 - _off0_slab)) _off_pcpu=$(($2 - _off0_pcpu))
-		remove_devices mem-off- "$_n" || return 1
 		echo 1 >"$DM_STATISTIC_PARAM"
-	else
-		# a kernel without the switch: what a device costs in all
-		_mode=absolute
 	fi
 	settle
 	set -- $(snapshot)
 	_on0_slab=$1 _on0_pcpu=$2 _on0_layer=$3
-	make_devices mem-on- "$_n" || return 1
+	make_devices mem-on- "$_count" || return 1
 	settle
 	set -- $(snapshot)
 	_on_slab=$(($1 - _on0_slab)) _on_pcpu=$(($2 - _on0_pcpu)) _on_layer=$(($3 - _on0_layer))
 	_dirs=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
-	remove_devices mem-on- "$_n" || return 1
-	cost_slab=$(((_on_slab - _off_slab) / _n))
-	cost_percpu=$(((_on_pcpu - _off_pcpu) / _n))
-	cost_layer=$((_on_layer / _n))
+	remove_devices mem-on- "$_count" || return 1
+	[ $_mode = absolute ] || remove_devices mem-off- "$_count" || return 1
+	cost_slab=$(((_on_slab - _off_slab) / _count))
+	cost_percpu=$(((_on_pcpu - _off_pcpu) / _count))
+	cost_layer=$((_on_layer / _count))
 	cost_total=$((cost_slab + cost_percpu))
-	echo "# BENCH mode=$_mode devices=$_n possible_cpus=$cost_cpus interfaces=$_dirs" \
+	echo "# BENCH mode=$_mode devices=$_count possible_cpus=$cost_cpus interfaces=$_dirs" \
 		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
 		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu per_device_layer=$cost_layer" \
 		"per_device=$cost_total per_device_per_cpu=$((cost_total / cost_cpus))"

@@ -23,6 +23,7 @@ device_cost 100 || bail "cannot create and remove 100 dm-zero devices"
 [ -f "$STATISTIC_PARAMS/current_allocated_bytes" ] ||
 	bail "no $STATISTIC_PARAMS/current_allocated_bytes"
 check_eq "100 devices, all stopped: an interface each" 100 "$_dirs"
+check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
 check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
 	-lt "$cost_percpu" 200
@@ -87,13 +88,15 @@ echo "# after the history definitions: $(mem)"
 
 # 2c. A refused write changes nothing: 1 MB of resets ending in a bad line
 before=$(state)
-{ cat /tmp/resets; echo "name=throughput period=0"; } | head -c $MB >/tmp/bad
+{ head -c $((MB - 100)) /tmp/resets | sed '$d'; echo "name=throughput period=0"; } >/tmp/bad
 run /usr/bin/dd if=/tmp/bad of="$D" bs=$MB count=1 status=none
 check_eq "a write with one invalid line fails" 1 "$rc"
 check_match "... with EINVAL" "Invalid argument" "$err"
 check_eq "... and changes nothing" "$before" "$(state)"
 
-# 2d. 10,000 small writes in a loop, on one open file
+# 2d. 10,000 small writes in a loop, on one open file (the defaults again:
+# each reset allocates every running statistic's per-CPU blocks)
+echo "name=throughput entries_max=60 mode=products period=1000000" >"$D"
 settle
 l0=$(layer_bytes) s0=$(meminfo_bytes Slab)
 echo "# 10,000 writes: before $(mem)"

@@ -13,8 +13,6 @@ if ! grep -qE '(^| )debugfs=off( |$)' /proc/cmdline; then
 fi
 check_eq "debugfs cannot be mounted" "" \
 	"$(grep -w debugfs /proc/filesystems)"
-[ -f /sys/module/statistic/parameters/current_allocated_bytes ] ||
-	bail "the statistics layer is not in this kernel"
 
 lines() { dmesg | wc -l; }
 before=$(lines)
