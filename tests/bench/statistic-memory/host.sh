@@ -4,7 +4,7 @@
 # Memory of CONFIG_DM_STATISTIC per mapped device while its statistics are
 # stopped, host part (run by scripts/bench.sh): one boot of the patched
 # kernel with 2 online and 64 possible CPUs (-smp 2,maxcpus=64), where
-# tests/bench/statistic-memory/run.sh creates 1,000 dm-zero devices with the
+# tests/bench/statistic-memory/run.sh creates 1,000 dm-linear devices with the
 # dm exploiter off and on; this script prints the table.
 #
 # Environment: BENCH_DEVICES (default 1000), BENCH_MAXCPUS (default 64).
@@ -26,7 +26,7 @@ line=$(sed -n 's/^# BENCH //p' "$top/build/logs/$name/tap.log")
 val() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$line"; }
 {
 	echo "CONFIG_DM_STATISTIC memory per mapped device, every statistic stopped:"
-	echo "patched kernel, QEMU TCG, 2 online of $(val possible_cpus) possible CPUs, $(val devices) dm-zero"
+	echo "patched kernel, QEMU TCG, 2 online of $(val possible_cpus) possible CPUs, $(val devices) dm-linear"
 	echo "devices created with dm_mod.statistic=0, removed, then with =1 (ratio: on/off)"
 	echo
 	printf '%-28s %12s %12s %12s\n' "" "off" "on" "per device"

@@ -3,7 +3,7 @@
 #
 # Memory of CONFIG_DM_STATISTIC while every statistic is stopped, guest part
 # (run by tests/bench/statistic-memory/host.sh on the patched kernel booted
-# with 64 possible CPUs): 1,000 dm-zero devices created with the exploiter
+# with 64 possible CPUs): 1,000 dm-linear devices created with the exploiter
 # off, then on (statistic-limits/memory.sh), and the difference per device
 # and per possible CPU. The goal, checked here: < 200 bytes per device and
 # possible CPU, and nothing charged to the layer.

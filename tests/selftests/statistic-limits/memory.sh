@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # What CONFIG_DM_STATISTIC costs per mapped device while every statistic is
-# stopped, measured in one boot: N dm-zero devices created with the
+# stopped, measured in one boot: N dm-linear devices created with the
 # exploiter off (dm_mod.statistic=0), removed, then N with it on; the
 # difference of the Slab and Percpu lines of /proc/meminfo and of the
 # layer's own current_allocated_bytes, per device and per possible CPU.
@@ -32,11 +32,14 @@ settle() {
 	done
 }
 
-# make_devices PREFIX N: N dm-zero devices in one dmsetup process.
+# make_devices PREFIX N: N dm-linear devices (8 sectors each, over the
+# dm-zero device mem-base) in one dmsetup process.
 make_devices() {
+	[ -b /dev/mapper/mem-base ] ||
+		dmsetup create --noudevsync mem-base --table "0 8 zero" || return 1
 	_i=0 _t=
 	while [ $_i -lt "$2" ]; do
-		_t="$_t$1$_i,,,rw,0 8 zero;"
+		_t="$_t$1$_i,,,rw,0 8 linear /dev/mapper/mem-base 0;"
 		_i=$((_i + 1))
 	done
 	dmsetup create --noudevsync --concise "${_t%;}"
@@ -58,15 +61,17 @@ snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"
 
 # device_cost N: sets cost_slab, cost_percpu, cost_layer (bytes per device,
 # exploiter on minus off), cost_cpus (possible CPUs) and prints one line.
-# N devices are created and removed first, so that both measured sets grow
-# memory from the same steady state; then N devices without statistics
-# and N with them are created and kept, and each set's growth measured.
+# 2N devices are created and removed first, so that both measured sets
+# find the per-CPU pages they need populated (Percpu counts pages); then
+# N devices without statistics and N with them are created and kept, and
+# each set's growth measured.
 device_cost() {
 	_count=$1
 	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 	_off_slab=0 _off_pcpu=0 _mode=ab
 	[ -w "$DM_STATISTIC_PARAM" ] || _mode=absolute	# a kernel without the switch
-	make_devices mem-warm- "$_count" && remove_devices mem-warm- "$_count" || return 1
+	make_devices mem-warm- $((_count * 2)) &&
+		remove_devices mem-warm- $((_count * 2)) || return 1
 	if [ $_mode = ab ]; then
 		echo 0 >"$DM_STATISTIC_PARAM"
 		settle
@@ -88,6 +93,7 @@ device_cost() {
 	_dirs=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
 	remove_devices mem-on- "$_count" || return 1
 	[ $_mode = absolute ] || remove_devices mem-off- "$_count" || return 1
+	dmsetup remove --noudevsync mem-base
 	cost_slab=$(((_on_slab - _off_slab) / _count))
 	cost_percpu=$(((_on_pcpu - _off_pcpu) / _count))
 	cost_layer=$((_on_layer / _count))

@@ -3,7 +3,7 @@
 #
 # The generic statistics layer against many devices and hostile writers:
 #
-# - memory only while a statistic runs: 100 dm-zero devices with every
+# - memory only while a statistic runs: 200 dm-linear devices with every
 #   statistic stopped cost no per-CPU memory and nothing the layer charges
 #   (bench/statistic-memory measures 1,000 devices with 64 possible CPUs);
 # - a write of 1 MB of "data=reset" lines, one of 1 MB of large history
@@ -19,10 +19,10 @@ STATS=/sys/kernel/debug/statistics
 MB=1048576
 
 # 1. Memory per device while stopped.
-device_cost 100 || bail "cannot create and remove 100 dm-zero devices"
+device_cost 200 || bail "cannot create and remove 200 dm-linear devices"
 [ -f "$STATISTIC_PARAMS/current_allocated_bytes" ] ||
 	bail "no $STATISTIC_PARAMS/current_allocated_bytes"
-check_eq "100 devices, all stopped: an interface each" 100 "$_dirs"
+check_eq "200 devices, all stopped: an interface each" 200 "$_dirs"
 check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
 check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
