@@ -56,6 +56,18 @@ remove_devices() {
 	dmsetup remove --noudevsync $_names
 }
 
+# slab_bytes FILE: "cache bytes" per slab cache, from /proc/slabinfo
+slab_bytes() {
+	awk 'NR > 2 { print $1, $3 * $4 }' /proc/slabinfo 2>/dev/null | sort >"$1"
+}
+
+# slab_growth BEFORE AFTER N: the caches that grew most, in bytes per device
+slab_growth() {
+	join "$1" "$2" |
+		awk -v n="$3" '{ d = ($3 - $2) / n; if (d >= 16) printf "%s=%d\n", $1, d }' |
+		sort -t= -k2 -rn | head -n 8 | tr '\n' ' '
+}
+
 # snapshot: "slab percpu layer"
 snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"; }
 
@@ -84,13 +96,18 @@ device_cost() {
 		echo 1 >"$DM_STATISTIC_PARAM"
 	fi
 	settle
+	_dirs0=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
+	slab_bytes /tmp/slab.before
 	set -- $(snapshot)
 	_on0_slab=$1 _on0_pcpu=$2 _on0_layer=$3
 	make_devices mem-on- "$_count" || return 1
 	settle
+	slab_bytes /tmp/slab.after
 	set -- $(snapshot)
 	_on_slab=$(($1 - _on0_slab)) _on_pcpu=$(($2 - _on0_pcpu)) _on_layer=$(($3 - _on0_layer))
-	_dirs=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
+	_dirs=$(($(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-') - _dirs0))
+	_grew=$(slab_growth /tmp/slab.before /tmp/slab.after "$_count")
+	echo "# slab caches that grew most with statistics on, bytes per device: $_grew"
 	remove_devices mem-on- "$_count" || return 1
 	[ $_mode = absolute ] || remove_devices mem-off- "$_count" || return 1
 	dmsetup remove --noudevsync mem-base
@@ -100,6 +117,7 @@ device_cost() {
 	cost_total=$((cost_slab + cost_percpu))
 	echo "# BENCH mode=$_mode devices=$_count possible_cpus=$cost_cpus interfaces=$_dirs" \
 		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
-		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu per_device_layer=$cost_layer" \
+		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu" \
+		"per_device_layer=$cost_layer" \
 		"per_device=$cost_total per_device_per_cpu=$((cost_total / cost_cpus))"
 }
