@@ -4,7 +4,8 @@
 # The guest suites that apply to one guest, as tests/vm/run.sh options
 # ("--suite NAME ..."): every tests/selftests/NAME/ with a run.sh whose
 # optional "kernels" file names GUEST among its words (lines starting with
-# # are comments); a suite without that file applies to every guest.
+# # are comments); a suite without that file applies to every guest but
+# nodebugfs.
 #
 #   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs
 set -euo pipefail
@@ -15,5 +16,7 @@ for d in tests/selftests/*/; do
 	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
 		continue
 	fi
+	# the guest without debugfs runs only the suites that name it
+	[[ $guest == nodebugfs && ! -f $d/kernels ]] && continue
 	printf -- '--suite %s ' "$(basename "$d")"
 done
