@@ -63,8 +63,8 @@ slab_bytes() {
 
 # slab_growth BEFORE AFTER N: the caches that grew most, in bytes per device
 slab_growth() {
-	join "$1" "$2" |
-		awk -v n="$3" '{ d = ($3 - $2) / n; if (d >= 16) printf "%s=%d\n", $1, d }' |
+	awk -v n="$3" 'NR == FNR { was[$1] = $2; next }
+		{ d = ($2 - was[$1]) / n; if (d >= 16) printf "%s=%d\n", $1, d }' "$1" "$2" |
 		sort -t= -k2 -rn | head -n 8 | tr '\n' ' '
 }
 
