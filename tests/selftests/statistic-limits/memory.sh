@@ -73,48 +73,55 @@ snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"
 
 # device_cost N: sets cost_slab, cost_percpu, cost_layer (bytes per device,
 # exploiter on minus off), cost_cpus (possible CPUs) and prints one line.
-# 2N devices are created and removed first, so that both measured sets
-# find the per-CPU pages they need populated (Percpu counts pages); then
-# N devices without statistics and N with them are created and kept, and
-# each set's growth measured.
+# The devices are created in 10 rounds, each a batch of N/10 without
+# statistics then N/10 with them (alternating which comes first), all kept
+# until the end: both sets meet the same allocator states (Percpu counts
+# whole populated pages), and each batch's growth counts for its set.
 device_cost() {
 	_count=$1
 	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
-	_off_slab=0 _off_pcpu=0 _mode=ab
+	_batch=$((_count / 10))
+	_off_slab=0 _off_pcpu=0 _on_slab=0 _on_pcpu=0 _on_layer=0 _mode=ab
 	[ -w "$DM_STATISTIC_PARAM" ] || _mode=absolute	# a kernel without the switch
-	make_devices mem-warm- $((_count * 2)) &&
-		remove_devices mem-warm- $((_count * 2)) || return 1
-	if [ $_mode = ab ]; then
-		echo 0 >"$DM_STATISTIC_PARAM"
-		settle
-		set -- $(snapshot)
-		_off0_slab=$1 _off0_pcpu=$2
-		make_devices mem-off- "$_count" || return 1
-		settle
-		set -- $(snapshot)
-		_off_slab=$(($1 - _off0_slab)) _off_pcpu=$(($2 - _off0_pcpu))
-		echo 1 >"$DM_STATISTIC_PARAM"
-	fi
-	settle
 	_dirs0=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
 	slab_bytes /tmp/slab.before
-	set -- $(snapshot)
-	_on0_slab=$1 _on0_pcpu=$2 _on0_layer=$3
-	make_devices mem-on- "$_count" || return 1
-	settle
+	_r=0
+	while [ $_r -lt 10 ]; do
+		for _set in $([ $((_r % 2)) = 0 ] && echo off on || echo on off); do
+			[ $_mode = absolute ] && [ $_set = off ] && continue
+			[ $_mode = ab ] && { [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
+			settle
+			set -- $(snapshot)
+			_s0=$1 _p0=$2 _l0=$3
+			make_devices "mem-$_set-$_r-" $_batch || return 1
+			settle
+			set -- $(snapshot)
+			if [ $_set = on ]; then
+				_on_slab=$((_on_slab + $1 - _s0)) _on_pcpu=$((_on_pcpu + $2 - _p0))
+				_on_layer=$((_on_layer + $3 - _l0))
+			else
+				_off_slab=$((_off_slab + $1 - _s0)) _off_pcpu=$((_off_pcpu + $2 - _p0))
+			fi
+		done
+		_r=$((_r + 1))
+	done
+	[ $_mode = ab ] && echo 1 >"$DM_STATISTIC_PARAM"
 	slab_bytes /tmp/slab.after
-	set -- $(snapshot)
-	_on_slab=$(($1 - _on0_slab)) _on_pcpu=$(($2 - _on0_pcpu)) _on_layer=$(($3 - _on0_layer))
 	_dirs=$(($(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-') - _dirs0))
-	_grew=$(slab_growth /tmp/slab.before /tmp/slab.after "$_count")
-	echo "# slab caches that grew most with statistics on, bytes per device: $_grew"
-	remove_devices mem-on- "$_count" || return 1
-	[ $_mode = absolute ] || remove_devices mem-off- "$_count" || return 1
+	_r=0
+	while [ $_r -lt 10 ]; do
+		remove_devices "mem-on-$_r-" $_batch || return 1
+		[ $_mode = absolute ] || remove_devices "mem-off-$_r-" $_batch || return 1
+		_r=$((_r + 1))
+	done
 	dmsetup remove --noudevsync mem-base
+	_count=$((_batch * 10))
 	cost_slab=$(((_on_slab - _off_slab) / _count))
 	cost_percpu=$(((_on_pcpu - _off_pcpu) / _count))
 	cost_layer=$((_on_layer / _count))
 	cost_total=$((cost_slab + cost_percpu))
+	[ $_mode = ab ] && _grew=$(slab_growth /tmp/slab.before /tmp/slab.after $((_count * 2)))
+	echo "# slab caches that grew most, bytes per device (both sets): $_grew"
 	echo "# BENCH mode=$_mode devices=$_count possible_cpus=$cost_cpus interfaces=$_dirs" \
 		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
 		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu" \
