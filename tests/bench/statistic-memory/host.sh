@@ -30,7 +30,7 @@ val() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$line"; }
 {
 	echo "CONFIG_DM_STATISTIC memory per mapped device, every statistic stopped:"
 	echo "patched kernel, QEMU TCG, 2 online of $(val possible_cpus) possible CPUs, $(val devices) dm-linear"
-	echo "devices created with dm_mod.statistic=0, removed, then with =1 (ratio: on/off)"
+	echo "devices, in alternating batches of 100 with dm_mod.statistic=0 (off) and =1 (on)"
 	echo
 	printf '%-28s %12s %12s %12s\n' "" "off" "on" "per device"
 	printf '%-28s %12s %12s %12s\n' "Slab (bytes)" "$(val off_slab)" "$(val on_slab)" "$(val per_device_slab)"
