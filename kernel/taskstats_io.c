@@ -8,6 +8,8 @@
  * directly and charged to the sleeping task: count, total, maximum and a
  * log2 histogram.  A task only ever writes its own counters, from task
  * context, so the hot paths take no lock and touch no shared cache line.
+ * The counters are a slab object that task_struct points to, allocated on
+ * the task's first counted I/O, as delay accounting keeps its own.
  *
  * The accounting can be switched off and on at run time (the enabled
  * parameter); the netlink side is in kernel/taskstats_io_attr.c.
@@ -26,7 +28,10 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/taskstats_io.h>
+
+#include <kunit/visibility.h>
 
 DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
 
@@ -76,6 +81,17 @@ static const struct kernel_param_ops task_io_stats_enabled_ops = {
 module_param_cb(enabled, &task_io_stats_enabled_ops, &enabled, 0644);
 MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
 
+/**
+ * task_io_stats_enabled() - is per-task I/O accounting on?
+ *
+ * Return: the state of the static key the hooks test.
+ */
+bool task_io_stats_enabled(void)
+{
+	return static_key_enabled(&task_io_stats_key);
+}
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_enabled);
+
 static int __init task_io_stats_setup(void)
 {
 	task_io_stats_ready = true;
@@ -104,6 +120,7 @@ unsigned int task_io_stats_bucket(u64 ns)
 	b = ilog2(ns) - TASKSTATS_IO_HIST_SHIFT + 1;
 	return min_t(unsigned int, b, TASKSTATS_IO_HIST_BUCKETS - 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_bucket);
 
 static void task_io_stats_add_op(struct task_io_stats *s, unsigned int op,
 				 unsigned int sectors)
@@ -154,6 +171,7 @@ void task_io_stats_account(struct task_io_stats *s, const struct bio *bio)
 		break;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_account);
 
 /**
  * task_io_stats_record_wait() - count one I/O wait
@@ -170,6 +188,7 @@ void task_io_stats_record_wait(struct task_io_stats *s, u64 ns)
 		WRITE_ONCE(s->wait_max_ns, ns);
 	WRITE_ONCE(s->wait_hist[b], s->wait_hist[b] + 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_record_wait);
 
 /**
  * task_io_stats_fold() - add one set of counters into another
@@ -196,13 +215,44 @@ void task_io_stats_fold(struct task_io_stats *dst,
 	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
 		dst->wait_hist[i] += READ_ONCE(src->wait_hist[i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_fold);
+
+static struct kmem_cache *task_io_stats_cache __ro_after_init;
+
+/*
+ * The current task's counters, allocated on its first counted I/O: a task
+ * that never does block I/O costs a pointer in task_struct.  Submission
+ * may run in memory reclaim, under spinlocks, or inside io_schedule(), so
+ * the allocation neither sleeps nor reclaims; if it fails, this I/O goes
+ * uncounted and the next one tries again.  Only the task itself sets the
+ * pointer; readers on other CPUs load it with READ_ONCE().
+ */
+static struct task_io_stats *task_io_stats_current(void)
+{
+	struct task_io_stats *s = current->io_stats;
+
+	if (likely(s))
+		return s;
+	if (!task_io_stats_cache)
+		return NULL;	/* before the cache exists: early boot */
+	s = kmem_cache_zalloc(task_io_stats_cache, GFP_NOWAIT | __GFP_NOWARN);
+	if (s) {
+		/* zeroed before published: pairs with task_io_stats_fold_task() */
+		smp_store_release(&current->io_stats, s);
+	}
+	return s;
+}
 
 void __task_io_stats_submit(struct bio *bio)
 {
+	struct task_io_stats *s;
+
 	/* A bio submitted from interrupt context belongs to no task. */
 	if (!in_task())
 		return;
-	task_io_stats_account(&current->io_stats, bio);
+	s = task_io_stats_current();
+	if (s)
+		task_io_stats_account(s, bio);
 }
 
 /*
@@ -211,30 +261,91 @@ void __task_io_stats_submit(struct bio *bio)
  * device (an HPET read is a bus access).  It is monotonic on each CPU,
  * with a bounded drift between CPUs: a wait that ends on another CPU may
  * come out a little short, and is clamped at zero rather than wrapping.
+ *
+ * Only a schedule() that puts the task to sleep is an I/O wait.  A task
+ * already woken (TASK_RUNNING) or with a signal that keeps it awake is not
+ * dequeued: if schedule() switches it out, it was preempted while
+ * runnable, and the scheduler still counts that as a voluntary switch when
+ * a signal was pending.  Such a call is not timed at all.
  */
 void __task_io_wait_start(struct task_io_wait *w)
 {
+	unsigned int state = READ_ONCE(current->__state);
+
+	if (state == TASK_RUNNING || signal_pending_state(state, current))
+		return;
 	w->nvcsw = current->nvcsw;
 	w->start_ns = local_clock();
 }
+EXPORT_SYMBOL_IF_KUNIT(__task_io_wait_start);
 
 void __task_io_wait_done(struct task_io_wait *w)
 {
 	u64 now = local_clock();
+	struct task_io_stats *s;
 
 	/* Woken before it went to sleep: no wait to count. */
 	if (READ_ONCE(current->nvcsw) == w->nvcsw)
 		return;
-	task_io_stats_record_wait(&current->io_stats,
-				  now > w->start_ns ? now - w->start_ns : 0);
+	s = task_io_stats_current();
+	if (s)
+		task_io_stats_record_wait(s, now > w->start_ns ?
+					  now - w->start_ns : 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(__task_io_wait_done);
 
 /**
  * task_io_stats_exit_signal() - keep a released thread's counters
  * @tsk: the thread, being unlinked from its group under siglock
+ *
+ * The first released thread with counters hands its block over to the
+ * group (no allocation under siglock); later ones are added to it.
  */
 void task_io_stats_exit_signal(struct task_struct *tsk)
 {
+	struct signal_struct *sig = tsk->signal;
+	struct task_io_stats *s = tsk->io_stats;
+
 	lockdep_assert_held(&rcu_dereference_raw(tsk->sighand)->siglock);
-	task_io_stats_fold(&tsk->signal->io_stats, &tsk->io_stats);
+	if (!s)
+		return;
+	if (sig->io_stats) {
+		task_io_stats_fold(sig->io_stats, s);
+		return;
+	}
+	/*
+	 * A released thread is off the thread list and out of the pid hash:
+	 * per-tgid readers (under siglock) now find its counters here.
+	 */
+	WRITE_ONCE(sig->io_stats, s);
+	WRITE_ONCE(tsk->io_stats, NULL);
 }
+
+/**
+ * task_io_stats_free() - free a task's counters
+ * @tsk: the task, no longer referenced (__put_task_struct())
+ */
+void task_io_stats_free(struct task_struct *tsk)
+{
+	if (tsk->io_stats)
+		kmem_cache_free(task_io_stats_cache, tsk->io_stats);
+	tsk->io_stats = NULL;
+}
+
+/**
+ * task_io_stats_free_signal() - free a thread group's counters
+ * @sig: the signal_struct, being freed
+ */
+void task_io_stats_free_signal(struct signal_struct *sig)
+{
+	if (sig->io_stats)
+		kmem_cache_free(task_io_stats_cache, sig->io_stats);
+	sig->io_stats = NULL;
+}
+
+static int __init task_io_stats_cache_init(void)
+{
+	task_io_stats_cache = KMEM_CACHE(task_io_stats, SLAB_PANIC);
+	return 0;
+}
+core_initcall(task_io_stats_cache_init);

@@ -19,6 +19,8 @@
 #include <linux/taskstats_io_attr.h>
 #include <net/netlink.h>
 
+#include <kunit/visibility.h>
+
 /**
  * task_io_stats_export() - fill the netlink payload from counters
  * @out: the struct taskstats_io to fill, header included
@@ -44,6 +46,7 @@ void task_io_stats_export(struct taskstats_io *out,
 	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
 		out->wait_hist[i] = s->wait_hist[i];
 }
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_export);
 
 /**
  * taskstats_io_size() - room a TASKSTATS_TYPE_IO attribute takes
@@ -75,6 +78,22 @@ int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io)
 	return 0;
 }
 
+/*
+ * Add a task's counters, if it has any yet.  The task publishes its block
+ * with smp_store_release() and keeps it until it is freed or released
+ * (then the block belongs to its signal_struct, which outlives it).
+ */
+static void task_io_stats_fold_task(struct task_io_stats *sum,
+				    struct task_struct *tsk)
+{
+	struct task_io_stats *s;
+
+	/* pairs with smp_store_release() in task_io_stats_current() */
+	s = smp_load_acquire(&tsk->io_stats);
+	if (s)
+		task_io_stats_fold(sum, s);
+}
+
 /**
  * taskstats_io_fill_task() - per-pid record
  * @io: the payload to fill
@@ -84,7 +103,7 @@ void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
 {
 	struct task_io_stats snap = {};
 
-	task_io_stats_fold(&snap, &tsk->io_stats);
+	task_io_stats_fold_task(&snap, tsk);
 	task_io_stats_export(io, &snap);
 }
 
@@ -103,9 +122,10 @@ void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
 	struct task_struct *t;
 
 	lockdep_assert_held(&rcu_dereference_raw(first->sighand)->siglock);
-	task_io_stats_fold(&sum, &first->signal->io_stats);
+	if (first->signal->io_stats)
+		task_io_stats_fold(&sum, first->signal->io_stats);
 	for_each_thread(first, t)
-		task_io_stats_fold(&sum, &t->io_stats);
+		task_io_stats_fold_task(&sum, t);
 	task_io_stats_export(io, &sum);
 }
 

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for the pure parts of per-task block I/O statistics: the
- * histogram buckets, the classification of bios, wait recording, folding
- * and the export of the netlink payload.
+ * KUnit tests for per-task block I/O statistics: the histogram buckets,
+ * the classification of bios, wait recording, folding, the export of the
+ * netlink payload, what task_struct and signal_struct pay for it, and
+ * which io_schedule() calls count as waits.
  */
 
 #include <kunit/test.h>
 #include <linux/bio.h>
 #include <linux/limits.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/taskstats_io.h>
 #include <linux/taskstats_io_attr.h>
 
@@ -211,6 +214,85 @@ static void export_test(struct kunit *test)
 				 TASKSTATS_IO_HIST_BUCKETS));
 }
 
+/* What per-task I/O adds to the structures every task has. */
+static void struct_cost_test(struct kunit *test)
+{
+	size_t task = sizeof_field(struct task_struct, io_stats);
+	size_t signal = sizeof_field(struct signal_struct, io_stats);
+
+	kunit_info(test, "task_struct +%zu bytes, signal_struct +%zu bytes, counters %zu bytes once a task does I/O\n",
+		   task, signal, sizeof(struct task_io_stats));
+	KUNIT_EXPECT_LE(test, task, 16);
+	KUNIT_EXPECT_LE(test, signal, 16);
+}
+
+static u64 current_waits(void)
+{
+	struct task_io_stats *s = READ_ONCE(current->io_stats);
+
+	return s ? s->wait_count : 0;
+}
+
+/* A real sleep in io_schedule_timeout() is one wait. */
+static void real_wait_counted_test(struct kunit *test)
+{
+	u64 before;
+
+	if (!task_io_stats_enabled())
+		kunit_skip(test, "taskstats_io.enabled=0");
+	before = current_waits();
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	io_schedule_timeout(2);
+	KUNIT_EXPECT_EQ(test, current_waits(), before + 1);
+}
+
+/*
+ * schedule() does not put a task to sleep that is already woken or has a
+ * signal pending; if it switches the task out, the task was preempted
+ * while runnable, and __schedule() still counts that as a voluntary switch
+ * when the task was not TASK_RUNNING. Neither is an I/O wait. Whether the
+ * scheduler switches is up to it, so the switch is also emulated: the
+ * counter __schedule() would have moved is moved by hand.
+ */
+static void runnable_switch_not_counted_test(struct kunit *test)
+{
+	struct task_io_wait w;
+	u64 before;
+
+	if (!task_io_stats_enabled())
+		kunit_skip(test, "taskstats_io.enabled=0");
+	before = current_waits();
+
+	/* woken before io_schedule(): a switch is involuntary */
+	__set_current_state(TASK_RUNNING);
+	w.start_ns = 0;
+	__task_io_wait_start(&w);
+	current->nivcsw++;
+	if (w.start_ns)
+		__task_io_wait_done(&w);
+	current->nivcsw--;
+	KUNIT_EXPECT_EQ(test, current_waits(), before);
+
+	/* signal pending: __schedule() keeps it runnable, counts nvcsw */
+	set_tsk_thread_flag(current, TIF_SIGPENDING);
+	set_current_state(TASK_INTERRUPTIBLE);
+	w.start_ns = 0;
+	__task_io_wait_start(&w);
+	__set_current_state(TASK_RUNNING);
+	current->nvcsw++;
+	if (w.start_ns)
+		__task_io_wait_done(&w);
+	current->nvcsw--;
+	KUNIT_EXPECT_EQ(test, current_waits(), before);
+
+	/* and the real thing, switched out or not */
+	set_current_state(TASK_INTERRUPTIBLE);
+	io_schedule();
+	__set_current_state(TASK_RUNNING);
+	clear_tsk_thread_flag(current, TIF_SIGPENDING);
+	KUNIT_EXPECT_EQ(test, current_waits(), before);
+}
+
 static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(bucket_edges_test),
 	KUNIT_CASE(bucket_known_values_test),
@@ -220,6 +302,9 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(record_wait_test),
 	KUNIT_CASE(fold_test),
 	KUNIT_CASE(export_test),
+	KUNIT_CASE(struct_cost_test),
+	KUNIT_CASE(real_wait_counted_test),
+	KUNIT_CASE(runnable_switch_not_counted_test),
 	{}
 };
 
@@ -230,5 +315,6 @@ static struct kunit_suite taskstats_io_suite = {
 
 kunit_test_suite(taskstats_io_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for per-task block I/O statistics");
 MODULE_LICENSE("GPL");

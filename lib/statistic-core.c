@@ -15,11 +15,16 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include <kunit/visibility.h>
 
 #include "statistic-internal.h"
 
@@ -35,6 +40,82 @@
 
 /* Longest statistic name or units string. */
 #define STATISTIC_NAME_MAX	64
+
+/*
+ * What users' definitions may take: the per-CPU blocks of running
+ * statistics, and the base blocks, lists and rings of the generations that
+ * have run. A statistic that never ran takes none. As dm-stats does, the
+ * total is capped (by default at a quarter of RAM) and shown read-only.
+ */
+static atomic_long_t statistic_allocated;
+static unsigned long current_allocated_bytes;
+static unsigned long max_allocated_bytes;
+
+static int current_allocated_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%lu\n", statistic_allocated_bytes());
+}
+
+static const struct kernel_param_ops current_allocated_ops = {
+	.get = current_allocated_get,
+};
+
+module_param_cb(current_allocated_bytes, &current_allocated_ops,
+		&current_allocated_bytes, 0444);
+MODULE_PARM_DESC(current_allocated_bytes,
+		 "Memory the statistics' data takes now, in bytes");
+module_param(max_allocated_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_allocated_bytes,
+		 "Most memory the statistics' data may take, in bytes (default: a quarter of RAM)");
+
+/**
+ * statistic_charge() - account memory a definition needs, within the limit
+ * @bytes: what it is about to allocate
+ *
+ * Return: 0, or -ENOMEM (nothing charged) past max_allocated_bytes.
+ */
+int statistic_charge(size_t bytes)
+{
+	unsigned long max = READ_ONCE(max_allocated_bytes);
+
+	if (atomic_long_add_return(bytes, &statistic_allocated) > max) {
+		atomic_long_sub(bytes, &statistic_allocated);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * statistic_allocated_bytes() - memory the statistics' data takes now
+ *
+ * Return: the bytes charged, as current_allocated_bytes shows them.
+ */
+unsigned long statistic_allocated_bytes(void)
+{
+	return atomic_long_read(&statistic_allocated);
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_allocated_bytes);
+
+/**
+ * statistic_set_max_allocated_bytes() - change the limit
+ * @bytes: the new limit
+ *
+ * Return: the old limit.
+ */
+unsigned long statistic_set_max_allocated_bytes(unsigned long bytes)
+{
+	return xchg(&max_allocated_bytes, bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_set_max_allocated_bytes);
+
+/**
+ * statistic_uncharge() - give back what statistic_charge() accounted
+ * @bytes: the amount charged
+ */
+void statistic_uncharge(size_t bytes)
+{
+	atomic_long_sub(bytes, &statistic_allocated);
+}
 
 u64 statistic_now(const struct statistic_interface *iface)
 {
@@ -263,31 +344,28 @@ void statistic_interface_remove(struct statistic_interface *iface)
 }
 EXPORT_SYMBOL_GPL(statistic_interface_remove);
 
-/* Let statistic_add() gather into @data, initialised before. */
-static void statistic_publish(struct statistic *stat,
-			      struct statistic_data *data)
-{
-	/* pairs with READ_ONCE() and the address dependency in statistic_add() */
-	smp_store_release(&stat->active, statistic_data_active(data));
-}
-
 /**
  * statistic_replace_data() - install a new generation of data
  * @stat: the statistic
  * @data: the new generation
+ * @prep: if @stat is on, what running @data takes (statistic_prep_alloc());
+ *	emptied
  *
- * Context: @stat's interface mutex held.
+ * Context: @stat's interface mutex held. Cannot fail.
  * Return: the old generation: free it with statistic_data_retire().
  */
 struct statistic_data *statistic_replace_data(struct statistic *stat,
-					      struct statistic_data *data)
+					      struct statistic_data *data,
+					      struct statistic_prep *prep)
 {
 	struct statistic_data *old = stat->data;
 
 	lockdep_assert_held(&stat->iface->lock);
 	stat->data = data;
-	if (stat->on)
-		statistic_publish(stat, data);
+	if (stat->on) {
+		/* pairs with READ_ONCE() and the address dependency in statistic_add() */
+		smp_store_release(&stat->active, statistic_run_start(data, prep));
+	}
 	stat->iface->generation++;
 	return old;
 }
@@ -297,45 +375,61 @@ struct statistic_data *statistic_replace_data(struct statistic *stat,
  * @stat: the statistic
  * @on: start or stop
  * @now: the time to record as started or stopped
+ * @prep: to start a stopped statistic, what running its data takes
+ *	(statistic_prep_alloc()); emptied. Else unused, may be %NULL.
  *
- * Context: @stat's interface mutex held.
- * Return: whether @stat was on before.
+ * Starting gives the data its per-CPU blocks; stopping folds them into
+ * the data's base blocks and frees them.
+ *
+ * Context: @stat's interface mutex held. Cannot fail.
  */
-bool statistic_set_on(struct statistic *stat, bool on, u64 now)
+void statistic_set_on(struct statistic *stat, bool on, u64 now,
+		      struct statistic_prep *prep)
 {
-	bool was = stat->on;
-
 	lockdep_assert_held(&stat->iface->lock);
-	if (on == was)
-		return was;
+	if (on == stat->on)
+		return;
 	stat->on = on;
 	if (on) {
 		stat->started = now;
-		statistic_publish(stat, stat->data);
+		/* pairs with READ_ONCE() and the address dependency in statistic_add() */
+		smp_store_release(&stat->active,
+				  statistic_run_start(stat->data, prep));
 	} else {
 		stat->stopped = now;
 		WRITE_ONCE(stat->active, 0);
+		statistic_run_stop(stat->data);
 	}
-	return was;
+	stat->iface->generation++;
 }
 
 /**
  * statistic_start() - start gathering data
  * @stat: the statistic
  *
- * Keeps the data gathered so far. Users can do the same with "on=1".
+ * Keeps the data gathered so far and allocates the per-CPU blocks the
+ * statistic gathers into while it runs. Users can do the same with "on=1".
  *
  * Context: process context, may sleep.
- * Return: whether @stat was running already.
+ * Return: 1 if @stat was running already, 0 if it started, -ENOMEM (and
+ * it stays stopped) if memory is short or the layer's limit is reached.
  */
-bool statistic_start(struct statistic *stat)
+int statistic_start(struct statistic *stat)
 {
-	bool was;
+	struct statistic_interface *iface = stat->iface;
+	struct statistic_prep prep;
+	int err = 1;
 
-	mutex_lock(&stat->iface->lock);
-	was = statistic_set_on(stat, true, statistic_now(stat->iface));
-	mutex_unlock(&stat->iface->lock);
-	return was;
+	mutex_lock(&iface->lock);
+	if (stat->on)
+		goto out;
+	err = statistic_prep_alloc(stat->data, &prep);
+	if (err)
+		goto out;
+	statistic_set_on(stat, true, statistic_now(iface), &prep);
+out:
+	mutex_unlock(&iface->lock);
+	return err;
 }
 EXPORT_SYMBOL_GPL(statistic_start);
 
@@ -343,8 +437,9 @@ EXPORT_SYMBOL_GPL(statistic_start);
  * statistic_stop() - stop gathering data
  * @stat: the statistic
  *
- * Keeps the data gathered so far. Users can do the same with "on=0".
- * Adds already running on other CPUs may still land.
+ * Keeps the data gathered so far, folded from all CPUs, and frees the
+ * per-CPU blocks. Users can do the same with "on=0". Adds already running
+ * on other CPUs may be lost.
  *
  * Context: process context, may sleep.
  * Return: whether @stat was running.
@@ -354,7 +449,8 @@ bool statistic_stop(struct statistic *stat)
 	bool was;
 
 	mutex_lock(&stat->iface->lock);
-	was = statistic_set_on(stat, false, statistic_now(stat->iface));
+	was = stat->on;
+	statistic_set_on(stat, false, statistic_now(stat->iface), NULL);
 	mutex_unlock(&stat->iface->lock);
 	return was;
 }
@@ -373,20 +469,31 @@ int statistic_commit_config(struct statistic *stat,
 			    const struct statistic_config *cfg)
 {
 	struct statistic_interface *iface = stat->iface;
+	struct statistic_prep prep = {};
 	struct statistic_data *data;
+	int err = -ENOMEM;
 
 	if (cfg && statistic_config_check(cfg))
 		return -EINVAL;
 	mutex_lock(&iface->lock);
 	data = statistic_data_alloc(cfg ?: &stat->data->cfg, iface->clock,
 				    statistic_now(iface));
-	if (data)
-		data = statistic_replace_data(stat, data);
-	mutex_unlock(&iface->lock);
 	if (!data)
-		return -ENOMEM;
-	statistic_data_retire(data);
-	return 0;
+		goto out;
+	if (stat->on) {
+		err = statistic_prep_alloc(data, &prep);
+		if (err) {
+			statistic_data_free(data);
+			goto out;
+		}
+	}
+	data = statistic_replace_data(stat, data, &prep);
+	err = 0;
+out:
+	mutex_unlock(&iface->lock);
+	if (!err)
+		statistic_data_retire(data);
+	return err;
 }
 
 /**
@@ -596,7 +703,10 @@ EXPORT_SYMBOL_GPL(statistic_define_raw);
 
 static int __init statistic_init(void)
 {
-	return statistic_debugfs_init();
+	if (!max_allocated_bytes)
+		max_allocated_bytes = totalram_pages() / 4 * PAGE_SIZE;
+	statistic_debugfs_init();
+	return 0;
 }
 subsys_initcall(statistic_init);
 

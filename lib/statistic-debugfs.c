@@ -145,9 +145,15 @@ static const struct file_operations data_fops = {
 	.release = seq_release_private,
 };
 
-/* An open definition file: a line written in pieces waits here. */
+/*
+ * An open definition file: a line written in pieces waits here. The file
+ * is created with debugfs_create_file_unsafe(), so that close() reaches
+ * def_flush(): every operation that touches the interface holds the
+ * dentry with debugfs_file_get() against the interface's removal.
+ */
 struct statistic_def_file {
 	struct statistic_interface *iface;
+	struct mutex lock;	/* serialises writers of @pending */
 	char *pending;
 	size_t pending_len;
 };
@@ -173,81 +179,156 @@ static int def_open(struct inode *inode, struct file *file)
 	if (!df)
 		return -ENOMEM;
 	df->iface = inode->i_private;
+	mutex_init(&df->lock);
 	err = single_open(file, def_show, df);
 	if (err)
 		kfree(df);
 	return err;
 }
 
+static ssize_t def_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct dentry *dentry = file->f_path.dentry;
+	ssize_t ret;
+
+	ret = debugfs_file_get(dentry);
+	if (ret)
+		return ret;
+	ret = seq_read(file, ubuf, count, ppos);
+	debugfs_file_put(dentry);
+	return ret;
+}
+
+static loff_t def_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct dentry *dentry = file->f_path.dentry;
+	loff_t ret;
+
+	ret = debugfs_file_get(dentry);
+	if (ret)
+		return ret;
+	ret = seq_lseek(file, offset, whence);
+	debugfs_file_put(dentry);
+	return ret;
+}
+
+/* Apply @buf's complete lines; what follows the last newline stays pending. */
+static ssize_t def_write_locked(struct statistic_def_file *df, char *buf,
+				size_t len)
+{
+	char *end = strrchr(buf, '\n'), *rest = NULL;
+	size_t rest_len;
+	int err;
+
+	if (!end) {
+		kvfree(df->pending);
+		df->pending = buf;
+		df->pending_len = len;
+		return 0;
+	}
+	*end++ = '\0';
+	/* what stays pending is allocated before anything is applied */
+	rest_len = strlen(end);
+	if (rest_len) {
+		rest = kvmemdup(end, rest_len + 1, GFP_KERNEL);
+		if (!rest) {
+			kvfree(buf);
+			return -ENOMEM;
+		}
+	}
+	err = statistic_definition_write(df->iface, buf);
+	kvfree(buf);
+	if (err) {
+		/* refused: the file is as it was, pending text included */
+		kvfree(rest);
+		return err;
+	}
+	kvfree(df->pending);
+	df->pending = rest;
+	df->pending_len = rest_len;
+	return 0;
+}
+
 /*
- * Complete lines are applied at once, and the write fails with their error;
- * a trailing partial line waits for the rest, or for close().
+ * Complete lines are applied at once, all or nothing, and the write fails
+ * with their error; a trailing partial line waits for the rest, or for
+ * close(), which then returns its error.
  */
 static ssize_t def_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	struct seq_file *m = file->private_data;
 	struct statistic_def_file *df = m->private;
-	size_t len = df->pending_len + count;
-	char *buf, *end;
-	int err;
+	struct dentry *dentry = file->f_path.dentry;
+	size_t len;
+	ssize_t err;
+	char *buf;
 
+	err = debugfs_file_get(dentry);
+	if (err)
+		return err;
+	mutex_lock(&df->lock);
+	len = df->pending_len + count;
+	err = -EFBIG;
 	if (len > STATISTIC_WRITE_MAX)
-		return -EFBIG;
+		goto out;
+	err = -ENOMEM;
 	buf = kvmalloc(len + 1, GFP_KERNEL);
 	if (!buf)
-		return -ENOMEM;
+		goto out;
 	if (df->pending_len)
 		memcpy(buf, df->pending, df->pending_len);
+	err = -EFAULT;
 	if (copy_from_user(buf + df->pending_len, ubuf, count)) {
 		kvfree(buf);
-		return -EFAULT;
+		goto out;
 	}
 	buf[len] = '\0';
+	err = -EINVAL;
 	if (strlen(buf) != len) {
 		kvfree(buf);
-		return -EINVAL;
+		goto out;
 	}
+	err = def_write_locked(df, buf, len) ?: count;
+out:
+	mutex_unlock(&df->lock);
+	debugfs_file_put(dentry);
+	return err;
+}
 
-	end = strrchr(buf, '\n');
+/* close(): apply a pending partial line, and return its error. */
+static int def_flush(struct file *file, fl_owner_t id)
+{
+	struct seq_file *m = file->private_data;
+	struct statistic_def_file *df = m->private;
+	struct dentry *dentry = file->f_path.dentry;
+	int err = 0;
+
+	mutex_lock(&df->lock);
+	if (!df->pending_len)
+		goto out;
+	/* the interface may be gone: debugfs tells */
+	err = debugfs_file_get(dentry);
+	if (!err) {
+		err = statistic_definition_write(df->iface, df->pending);
+		debugfs_file_put(dentry);
+	}
 	kvfree(df->pending);
 	df->pending = NULL;
 	df->pending_len = 0;
-	if (!end) {
-		df->pending = buf;
-		df->pending_len = len;
-		return count;
-	}
-	*end++ = '\0';
-	err = statistic_definition_write(df->iface, buf);
-	if (!err && *end) {
-		df->pending_len = strlen(end);
-		df->pending = kvmalloc(df->pending_len + 1, GFP_KERNEL);
-		if (df->pending)
-			memcpy(df->pending, end, df->pending_len + 1);
-		else
-			err = -ENOMEM;
-	}
-	kvfree(buf);
-	if (err) {
-		df->pending_len = 0;
-		return err;
-	}
-	return count;
+out:
+	mutex_unlock(&df->lock);
+	return err;
 }
 
 static int def_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 	struct statistic_def_file *df = m->private;
-	struct dentry *dentry = file->f_path.dentry;
 
-	/* the interface may be gone: debugfs tells */
-	if (df->pending_len && !debugfs_file_get(dentry)) {
-		statistic_definition_write(df->iface, df->pending);
-		debugfs_file_put(dentry);
-	}
 	kvfree(df->pending);
+	mutex_destroy(&df->lock);
 	kfree(df);
 	return single_release(inode, file);
 }
@@ -255,24 +336,29 @@ static int def_release(struct inode *inode, struct file *file)
 static const struct file_operations def_fops = {
 	.owner = THIS_MODULE,
 	.open = def_open,
-	.read = seq_read,
+	.read = def_read,
 	.write = def_write,
-	.llseek = seq_lseek,
+	.llseek = def_llseek,
+	.flush = def_flush,
 	.release = def_release,
 };
 
+/*
+ * Without debugfs (debugfs=off, lockdown) an interface has no directory:
+ * its statistics exist, stopped, and nothing is shown or logged.
+ */
 int statistic_debugfs_create(struct statistic_interface *iface)
 {
 	struct dentry *dir;
 
-	if (IS_ERR_OR_NULL(statistic_root))
-		return -ENODEV;
+	if (!statistic_root)
+		return 0;
 	dir = debugfs_create_dir(iface->name, statistic_root);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	iface->dir = dir;
 	debugfs_create_file("data", 0400, dir, iface, &data_fops);
-	debugfs_create_file("definition", 0600, dir, iface, &def_fops);
+	debugfs_create_file_unsafe("definition", 0600, dir, iface, &def_fops);
 	return 0;
 }
 
@@ -282,12 +368,12 @@ void statistic_debugfs_remove(struct statistic_interface *iface)
 	iface->dir = NULL;
 }
 
-int statistic_debugfs_init(void)
+void statistic_debugfs_init(void)
 {
-	statistic_root = debugfs_create_dir("statistics", NULL);
-	if (IS_ERR(statistic_root))
-		return PTR_ERR(statistic_root);
-	return 0;
+	struct dentry *root = debugfs_create_dir("statistics", NULL);
+
+	/* debugfs=off or lockdown: interfaces work, without directories */
+	statistic_root = IS_ERR(root) ? NULL : root;
 }
 
 void statistic_debugfs_exit(void)

@@ -158,20 +158,35 @@ void statistic_show_definition(struct seq_file *m, struct statistic *stat)
 	seq_printf(m, " units=%s\n", stat->units);
 }
 
-/* What one line asks of one statistic. */
+/* What a write asks of one statistic: its lines, in order, folded into one. */
 struct statistic_request {
 	struct statistic *stat;
-	struct statistic_config cfg;	/* in effect after this request */
+	struct statistic_config cfg;	/* in effect after this write */
 	int on;				/* -1: leave as is */
 	bool renew;			/* new generation: reset or redefine */
 	struct statistic_data *data;	/* new, then old generation */
+	struct statistic_prep prep;	/* to run the data it will have */
 };
 
+/*
+ * All requests of one write: at most one per statistic of the interface,
+ * however many lines the write has, so that what it allocates is bounded
+ * by the number of statistics.
+ */
 struct statistic_requests {
 	struct statistic_interface *iface;
 	struct statistic_request *req;
 	unsigned int nr;
 	unsigned int alloc;
+};
+
+/* The attributes one line gives. */
+struct statistic_line {
+	const char *name;
+	struct statistic_config set;	/* values of the attributes in @got */
+	unsigned int got;		/* BIT(DEF_*) */
+	int on;				/* -1: not given */
+	bool reset;
 };
 
 static __printf(2, 3) int def_error(struct statistic_requests *rs,
@@ -183,43 +198,55 @@ static __printf(2, 3) int def_error(struct statistic_requests *rs,
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_warn("%s: %pV\n", rs->iface->name, &vaf);
+	pr_warn_ratelimited("%s: %pV\n", rs->iface->name, &vaf);
 	va_end(args);
 	return -EINVAL;
 }
 
-/* The definition @stat will have after the requests queued so far. */
+static struct statistic_request *find_request(struct statistic_requests *rs,
+					      struct statistic *stat)
+{
+	unsigned int i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (rs->req[i].stat == stat)
+			return &rs->req[i];
+	return NULL;
+}
+
+/* The definition @stat will have after the lines parsed so far. */
 static const struct statistic_config *
 effective_config(struct statistic_requests *rs, struct statistic *stat)
 {
-	unsigned int i = rs->nr;
+	struct statistic_request *req = find_request(rs, stat);
 
-	while (i--)
-		if (rs->req[i].stat == stat)
-			return &rs->req[i].cfg;
-	return &stat->data->cfg;
+	return req ? &req->cfg : &stat->data->cfg;
 }
 
+/* Fold what a line asks of @stat into its request: later lines win. */
 static int queue_request(struct statistic_requests *rs, struct statistic *stat,
 			 const struct statistic_config *cfg, int on, bool renew)
 {
-	struct statistic_request *req;
+	struct statistic_request *req = find_request(rs, stat);
 
-	if (rs->nr == rs->alloc) {
-		unsigned int alloc = max(8U, rs->alloc * 2);
+	if (!req) {
+		if (rs->nr == rs->alloc) {
+			unsigned int alloc = max(8U, rs->alloc * 2);
 
-		req = krealloc_array(rs->req, alloc, sizeof(*req), GFP_KERNEL);
-		if (!req)
-			return -ENOMEM;
-		rs->req = req;
-		rs->alloc = alloc;
+			req = krealloc_array(rs->req, alloc, sizeof(*req),
+					     GFP_KERNEL);
+			if (!req)
+				return -ENOMEM;
+			rs->req = req;
+			rs->alloc = alloc;
+		}
+		req = &rs->req[rs->nr++];
+		*req = (struct statistic_request){ .stat = stat, .on = -1 };
 	}
-	req = &rs->req[rs->nr++];
-	req->stat = stat;
 	req->cfg = *cfg;
-	req->on = on;
-	req->renew = renew;
-	req->data = NULL;
+	if (on >= 0)
+		req->on = on;
+	req->renew |= renew;
 	return 0;
 }
 
@@ -235,18 +262,91 @@ static int parse_enum(struct statistic_requests *rs, const char *key,
 	return 0;
 }
 
-/* Parse one line into requests. */
-static int parse_line(struct statistic_requests *rs, char *line)
+/* "key=value" words that are not definition attributes. */
+static int parse_control(struct statistic_requests *rs,
+			 struct statistic_line *l, const char *key,
+			 const char *val)
 {
-	struct statistic_config set = {}, cfg;
-	const struct statistic_config *base;
-	struct statistic *stat;
-	unsigned int got = 0, missing, extra;
-	const char *name = NULL;
-	bool reset = false;
-	int on = -1, err = 0;
-	char *word;
+	if (!strcmp(key, "name")) {
+		if (l->name)
+			return def_error(rs, "name= given twice");
+		l->name = val;
+	} else if (!strcmp(key, "on")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return def_error(rs, "invalid on=%s", val);
+		l->on = val[0] == '1';
+	} else if (!strcmp(key, "data")) {
+		/* "data=[<time>]" is what reading shows */
+		if (!strcmp(val, "reset"))
+			l->reset = true;
+		else if (val[0] != '[')
+			return def_error(rs, "invalid data=%s", val);
+	}
+	/* units, started, stopped, hits_*, anything else: ignored */
+	return 0;
+}
+
+/* A definition attribute: its bit in @l->got and its value in @l->set. */
+static int parse_attr(struct statistic_requests *rs, struct statistic_line *l,
+		      unsigned int attr, const char *val)
+{
+	struct statistic_config *set = &l->set;
 	u32 val32 = 0;
+	int err = 0;
+
+	switch (attr) {
+	case DEF_TYPE:
+		err = parse_enum(rs, attr_names[attr], val, type_names,
+				 ARRAY_SIZE(type_names), &val32);
+		set->type = val32;
+		break;
+	case DEF_MODE:
+		err = parse_enum(rs, attr_names[attr], val, mode_names,
+				 ARRAY_SIZE(mode_names), &val32);
+		set->mode = val32;
+		break;
+	case DEF_SCALE:
+		err = parse_enum(rs, attr_names[attr], val, scale_names,
+				 ARRAY_SIZE(scale_names), &val32);
+		set->scale = val32;
+		break;
+	case DEF_RANGE_MIN:
+		if (kstrtos64(val, 0, &set->range_min))
+			err = def_error(rs, "invalid range_min=%s", val);
+		break;
+	case DEF_RANGE_MAX:
+		if (kstrtos64(val, 0, &set->range_max))
+			err = def_error(rs, "invalid range_max=%s", val);
+		break;
+	case DEF_ENTRIES_MAX:
+		if (kstrtou32(val, 0, &set->entries_max) || !set->entries_max ||
+		    set->entries_max > STATISTIC_ENTRIES_MAX)
+			err = def_error(rs, "invalid entries_max=%s (1 to %u)",
+					val, STATISTIC_ENTRIES_MAX);
+		break;
+	case DEF_BASE_INTERVAL:
+		if (kstrtou64(val, 0, &set->base_interval) ||
+		    !set->base_interval)
+			err = def_error(rs, "invalid base_interval=%s", val);
+		break;
+	case DEF_PERIOD:
+		if (kstrtou64(val, 0, &set->period_us) || !set->period_us ||
+		    set->period_us > STATISTIC_PERIOD_MAX_US)
+			err = def_error(rs, "invalid period=%s (1 to %llu)",
+					val, STATISTIC_PERIOD_MAX_US);
+		break;
+	}
+	if (!err)
+		l->got |= BIT(attr);
+	return err;
+}
+
+/* Split a line into its "key=value" words. */
+static int parse_words(struct statistic_requests *rs, struct statistic_line *l,
+		       char *line)
+{
+	char *word;
+	int attr, err;
 
 	while ((word = strsep(&line, " \t\r")) != NULL) {
 		char *val = strchr(word, '=');
@@ -254,140 +354,170 @@ static int parse_line(struct statistic_requests *rs, char *line)
 		if (!val)
 			continue;	/* junk */
 		*val++ = '\0';
-		if (!strcmp(word, "name")) {
-			if (name)
-				return def_error(rs, "name= given twice");
-			name = val;
-		} else if (!strcmp(word, "on")) {
-			if (strcmp(val, "0") && strcmp(val, "1"))
-				return def_error(rs, "invalid on=%s", val);
-			on = val[0] == '1';
-		} else if (!strcmp(word, "data")) {
-			/* "data=[<time>]" is what reading shows */
-			if (!strcmp(val, "reset"))
-				reset = true;
-			else if (val[0] != '[')
-				return def_error(rs, "invalid data=%s", val);
-		} else if (!strcmp(word, "type")) {
-			err = parse_enum(rs, word, val, type_names,
-					 ARRAY_SIZE(type_names), &val32);
-			set.type = val32;
-			got |= BIT(DEF_TYPE);
-		} else if (!strcmp(word, "mode")) {
-			err = parse_enum(rs, word, val, mode_names,
-					 ARRAY_SIZE(mode_names), &val32);
-			set.mode = val32;
-			got |= BIT(DEF_MODE);
-		} else if (!strcmp(word, "scale")) {
-			err = parse_enum(rs, word, val, scale_names,
-					 ARRAY_SIZE(scale_names), &val32);
-			set.scale = val32;
-			got |= BIT(DEF_SCALE);
-		} else if (!strcmp(word, "range_min")) {
-			if (kstrtos64(val, 0, &set.range_min))
-				return def_error(rs, "invalid range_min=%s", val);
-			got |= BIT(DEF_RANGE_MIN);
-		} else if (!strcmp(word, "range_max")) {
-			if (kstrtos64(val, 0, &set.range_max))
-				return def_error(rs, "invalid range_max=%s", val);
-			got |= BIT(DEF_RANGE_MAX);
-		} else if (!strcmp(word, "entries_max")) {
-			if (kstrtou32(val, 0, &set.entries_max) ||
-			    !set.entries_max ||
-			    set.entries_max > STATISTIC_ENTRIES_MAX)
-				return def_error(rs, "invalid entries_max=%s (1 to %u)",
-						 val, STATISTIC_ENTRIES_MAX);
-			got |= BIT(DEF_ENTRIES_MAX);
-		} else if (!strcmp(word, "base_interval")) {
-			if (kstrtou64(val, 0, &set.base_interval) ||
-			    !set.base_interval)
-				return def_error(rs, "invalid base_interval=%s",
-						 val);
-			got |= BIT(DEF_BASE_INTERVAL);
-		} else if (!strcmp(word, "period")) {
-			if (kstrtou64(val, 0, &set.period_us) || !set.period_us)
-				return def_error(rs, "invalid period=%s", val);
-			got |= BIT(DEF_PERIOD);
-		}
-		/* units, started, stopped, hits_*, anything else: ignored */
+		attr = match_string(attr_names, NR_DEF_ATTRS, word);
+		if (attr >= 0)
+			err = parse_attr(rs, l, attr, val);
+		else
+			err = parse_control(rs, l, word, val);
 		if (err)
 			return err;
 	}
-
-	if (!name) {
-		if (got) {
-			unsigned int a = __ffs(got);
-
-			return def_error(rs, "%s= needs name=", attr_names[a]);
-		}
-		if (on < 0 && !reset)
-			return 0;
-		/* the whole interface, committed at once */
-		list_for_each_entry(stat, &rs->iface->statistics, node) {
-			err = queue_request(rs, stat, effective_config(rs, stat),
-					    on, reset);
-			if (err)
-				return err;
-		}
-		return 0;
-	}
-
-	stat = NULL;
-	list_for_each_entry(stat, &rs->iface->statistics, node)
-		if (!strcmp(stat->name, name))
-			break;
-	if (list_entry_is_head(stat, &rs->iface->statistics, node))
-		return def_error(rs, "no statistic name=%s", name);
-
-	base = effective_config(rs, stat);
-	cfg = *base;
-	if (got & BIT(DEF_TYPE))
-		cfg.type = set.type;
-	missing = type_attrs[cfg.type] & ~got;
-	if (cfg.type != base->type && missing)
-		return def_error(rs, "%s: type=%s needs %s=", name,
-				 type_names[cfg.type],
-				 attr_names[__ffs(missing)]);
-	extra = got & DEF_SPECIFIC & ~type_attrs[cfg.type];
-	if (extra)
-		return def_error(rs, "%s: %s= does not apply to type=%s", name,
-				 attr_names[__ffs(extra)],
-				 type_names[cfg.type]);
-	if (got & BIT(DEF_RANGE_MIN))
-		cfg.range_min = set.range_min;
-	if (got & BIT(DEF_RANGE_MAX))
-		cfg.range_max = set.range_max;
-	if (got & BIT(DEF_MODE))
-		cfg.mode = set.mode;
-	if (got & BIT(DEF_SCALE))
-		cfg.scale = set.scale;
-	if (got & BIT(DEF_ENTRIES_MAX))
-		cfg.entries_max = set.entries_max;
-	if (got & BIT(DEF_BASE_INTERVAL))
-		cfg.base_interval = set.base_interval;
-	if (got & BIT(DEF_PERIOD))
-		cfg.period_us = set.period_us;
-	config_normalize(&cfg);
-	if (cfg.range_min > cfg.range_max)
-		return def_error(rs, "%s: range_min=%lld > range_max=%lld",
-				 name, cfg.range_min, cfg.range_max);
-	if (statistic_config_check(&cfg))
-		return def_error(rs, "%s: invalid definition for type=%s%s",
-				 name, type_names[cfg.type],
-				 cfg.type == STATISTIC_TYPE_ARRAY ?
-				 " (more than 65536 intervals)" : "");
-	if (on < 0 && !reset && config_equal(&cfg, base))
-		return 0;
-	return queue_request(rs, stat, &cfg, on,
-			     reset || !config_equal(&cfg, base));
+	return 0;
 }
 
-static void requests_free_data(struct statistic_requests *rs)
+/* A line without name=: on, off or reset for every statistic at once. */
+static int queue_all(struct statistic_requests *rs,
+		     const struct statistic_line *l)
+{
+	struct statistic *stat;
+	int err;
+
+	if (l->got)
+		return def_error(rs, "%s= needs name=", attr_names[__ffs(l->got)]);
+	if (l->on < 0 && !l->reset)
+		return 0;
+	list_for_each_entry(stat, &rs->iface->statistics, node) {
+		err = queue_request(rs, stat, effective_config(rs, stat),
+				    l->on, l->reset);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* @base with the attributes of @l, checked for the type it ends up with. */
+static int merge_config(struct statistic_requests *rs,
+			const struct statistic_line *l,
+			const struct statistic_config *base,
+			struct statistic_config *cfg)
+{
+	unsigned int got = l->got, missing, extra;
+
+	*cfg = *base;
+	if (got & BIT(DEF_TYPE))
+		cfg->type = l->set.type;
+	missing = type_attrs[cfg->type] & ~got;
+	if (cfg->type != base->type && missing)
+		return def_error(rs, "%s: type=%s needs %s=", l->name,
+				 type_names[cfg->type],
+				 attr_names[__ffs(missing)]);
+	extra = got & DEF_SPECIFIC & ~type_attrs[cfg->type];
+	if (extra)
+		return def_error(rs, "%s: %s= does not apply to type=%s",
+				 l->name, attr_names[__ffs(extra)],
+				 type_names[cfg->type]);
+	if (got & BIT(DEF_RANGE_MIN))
+		cfg->range_min = l->set.range_min;
+	if (got & BIT(DEF_RANGE_MAX))
+		cfg->range_max = l->set.range_max;
+	if (got & BIT(DEF_MODE))
+		cfg->mode = l->set.mode;
+	if (got & BIT(DEF_SCALE))
+		cfg->scale = l->set.scale;
+	if (got & BIT(DEF_ENTRIES_MAX))
+		cfg->entries_max = l->set.entries_max;
+	if (got & BIT(DEF_BASE_INTERVAL))
+		cfg->base_interval = l->set.base_interval;
+	if (got & BIT(DEF_PERIOD))
+		cfg->period_us = l->set.period_us;
+	config_normalize(cfg);
+	if (cfg->range_min > cfg->range_max)
+		return def_error(rs, "%s: range_min=%lld > range_max=%lld",
+				 l->name, cfg->range_min, cfg->range_max);
+	if (statistic_config_check(cfg))
+		return def_error(rs, "%s: invalid definition for type=%s%s",
+				 l->name, type_names[cfg->type],
+				 cfg->type == STATISTIC_TYPE_ARRAY ?
+				 " (more than 65536 intervals)" : "");
+	return 0;
+}
+
+/* A line naming one statistic. */
+static int queue_named(struct statistic_requests *rs,
+		       const struct statistic_line *l)
+{
+	const struct statistic_config *base;
+	struct statistic_config cfg;
+	struct statistic *stat;
+	bool changed;
+	int err;
+
+	list_for_each_entry(stat, &rs->iface->statistics, node)
+		if (!strcmp(stat->name, l->name))
+			goto found;
+	return def_error(rs, "no statistic name=%s", l->name);
+
+found:
+	base = effective_config(rs, stat);
+	err = merge_config(rs, l, base, &cfg);
+	if (err)
+		return err;
+	changed = !config_equal(&cfg, base);
+	if (l->on < 0 && !l->reset && !changed)
+		return 0;
+	return queue_request(rs, stat, &cfg, l->on, l->reset || changed);
+}
+
+/* Parse one line into requests. */
+static int parse_line(struct statistic_requests *rs, char *line)
+{
+	struct statistic_line l = { .on = -1 };
+	int err;
+
+	err = parse_words(rs, &l, line);
+	if (err)
+		return err;
+	return l.name ? queue_named(rs, &l) : queue_all(rs, &l);
+}
+
+static void requests_free(struct statistic_requests *rs)
 {
 	unsigned int i;
 
-	for (i = 0; i < rs->nr; i++)
+	for (i = 0; i < rs->nr; i++) {
+		statistic_prep_free(&rs->req[i].prep);
 		statistic_data_free(rs->req[i].data);
+	}
+	kfree(rs->req);
+}
+
+/* Allocate what a request needs: its new generation, the per-CPU blocks. */
+static int request_alloc(struct statistic_interface *iface,
+			 struct statistic_request *req, u64 now)
+{
+	struct statistic *stat = req->stat;
+	bool on = req->on >= 0 ? req->on : stat->on;
+	int err;
+
+	if (req->renew) {
+		req->data = statistic_data_alloc(&req->cfg, iface->clock, now);
+		if (!req->data)
+			return -ENOMEM;
+		if (on)
+			return statistic_prep_alloc(req->data, &req->prep);
+		return 0;
+	}
+	if (on && !stat->on) {
+		err = statistic_prep_alloc(stat->data, &req->prep);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Apply a request whose memory is allocated: nothing can fail. */
+static void request_commit(struct statistic_request *req, u64 now)
+{
+	struct statistic *stat = req->stat;
+
+	/* switched off before the data is replaced: no per-CPU blocks for it */
+	if (req->on == 0)
+		statistic_set_on(stat, false, now, NULL);
+	if (req->data)
+		req->data = statistic_replace_data(stat, req->data,
+						   &req->prep);
+	if (req->on == 1)
+		statistic_set_on(stat, true, now, &req->prep);
 }
 
 /**
@@ -395,9 +525,14 @@ static void requests_free_data(struct statistic_requests *rs)
  * @iface: the interface
  * @buf: complete lines, NUL-terminated; modified
  *
+ * Every line is parsed and checked, and everything the write needs is
+ * allocated (at most one generation per statistic: later lines fold into
+ * earlier ones), before anything changes.
+ *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL (with a warning in the kernel log) if any line is
- * invalid; -ENOMEM. On error nothing changes.
+ * invalid; -ENOMEM if memory is short or the layer's limit is reached. On
+ * error nothing changes.
  */
 int statistic_definition_write(struct statistic_interface *iface, char *buf)
 {
@@ -416,36 +551,25 @@ int statistic_definition_write(struct statistic_interface *iface, char *buf)
 
 	now = statistic_now(iface);
 	for (i = 0; i < rs.nr; i++) {
-		struct statistic_request *req = &rs.req[i];
-
-		if (!req->renew)
-			continue;
-		req->data = statistic_data_alloc(&req->cfg, iface->clock, now);
-		if (!req->data) {
-			requests_free_data(&rs);
-			err = -ENOMEM;
+		err = request_alloc(iface, &rs.req[i], now);
+		if (err)
 			goto out;
-		}
 	}
 
 	/* Nothing can fail from here on. */
-	for (i = 0; i < rs.nr; i++) {
-		struct statistic_request *req = &rs.req[i];
-
-		if (req->data)
-			req->data = statistic_replace_data(req->stat, req->data);
-		if (req->on >= 0)
-			statistic_set_on(req->stat, req->on, now);
-	}
-	mutex_unlock(&iface->lock);
 	for (i = 0; i < rs.nr; i++)
+		request_commit(&rs.req[i], now);
+	mutex_unlock(&iface->lock);
+	for (i = 0; i < rs.nr; i++) {
 		statistic_data_retire(rs.req[i].data);
-	kfree(rs.req);
+		rs.req[i].data = NULL;
+	}
+	requests_free(&rs);
 	return 0;
 
 out:
 	mutex_unlock(&iface->lock);
-	kfree(rs.req);
+	requests_free(&rs);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(statistic_definition_write);

@@ -94,33 +94,61 @@ struct statistic_raw {
 #define STATISTIC_HOT_CELLS_MAX	512U
 
 /**
+ * struct statistic_run - the per-CPU blocks of a running statistic
+ * @hot: per-CPU hot blocks; each points to its CPU's struct statistic_cpu
+ *	block (list, history, big arrays), if the type has one
+ * @data: the generation they gather into
+ * @charged: bytes charged for them (statistic_charge())
+ * @rcu: for freeing once no add can still use them
+ *
+ * Allocated when a statistic is switched on, folded into the
+ * generation's base blocks and freed when it is switched off: a stopped
+ * statistic has no per-CPU memory.
+ */
+struct statistic_run {
+	struct statistic_hot __percpu *hot;
+	struct statistic_data *data;
+	size_t charged;
+	struct rcu_head rcu;
+};
+
+/**
  * struct statistic_data - one generation of a statistic's data
- * @hot: per-CPU blocks of the hot path: out of range counter and the cells
- *	of value, range and arrays of up to %STATISTIC_HOT_CELLS_MAX intervals
+ * @run: the per-CPU blocks while the statistic runs, else %NULL
+ * @base_hot: what earlier runs of this generation gathered, folded from
+ *	all CPUs into one block laid out as a CPU's hot block; %NULL until
+ *	the generation first runs
+ * @base_cpu: the same for the struct statistic_cpu blocks, or %NULL
  * @kind: enum statistic_hot_kind, from @cfg
  * @span: range_max - range_min (as u64): X is in range if
  *	(u64)X - (u64)range_min <= @span
- * @cpu: per-CPU blocks of list, history and big arrays, else %NULL
+ * @params: struct statistic_hot.params of STATISTIC_HOT_COUNT
+ * @hot_cells: cells of a hot block after the out of range counter
  * @cfg: the definition it was made for
- * @ncells: cells per @cpu block
+ * @ncells: cells per struct statistic_cpu block, 0 if the type has none
  * @nbuckets: array: intervals including the last ">" one
  * @shift: array: log2 of base_interval if it is a power of two, else -1
  * @stride: history: cells per period slot (tag plus result)
  * @period: history: period in nanoseconds
  * @origin: the time of the reset that made this generation
  * @clock: the interface's clock
- * @list: list: admitted X values
- * @raw: raw: the ring
+ * @list: list: admitted X values, from the first run on
+ * @raw: raw: the ring, from the first run on
+ * @charged: bytes charged for the base blocks, @list and @raw
  * @rcu: for statistic_data_retire()
  *
  * A new generation replaces the old one on every reset or redefinition;
- * adds still running on the old one finish before it is freed.
+ * adds still running on the old one finish before it is freed. Until it
+ * first runs, a generation is this structure alone.
  */
 struct statistic_data {
-	struct statistic_hot __percpu *hot;
+	struct statistic_run *run;
+	struct statistic_hot *base_hot;
+	struct statistic_cpu *base_cpu;
 	unsigned int kind;
 	u64 span;
-	struct statistic_cpu * __percpu *cpu;
+	u64 params;
+	unsigned int hot_cells;
 	struct statistic_config cfg;
 	unsigned int ncells;
 	unsigned int nbuckets;
@@ -131,7 +159,27 @@ struct statistic_data {
 	u64 (*clock)(void);
 	struct statistic_list *list;
 	struct statistic_raw *raw;
+	size_t charged;
 	struct rcu_head rcu;
+};
+
+/**
+ * struct statistic_prep - what running a generation needs, allocated
+ *	before anything changes
+ * @run: the per-CPU blocks
+ * @base_hot: base hot block, if the generation has none yet
+ * @base_cpu: base statistic_cpu block, if needed and not there yet
+ * @list: list entries, if needed and not there yet
+ * @raw: raw ring, if needed and not there yet
+ * @charged: bytes charged for the four above
+ */
+struct statistic_prep {
+	struct statistic_run *run;
+	struct statistic_hot *base_hot;
+	struct statistic_cpu *base_cpu;
+	struct statistic_list *list;
+	struct statistic_raw *raw;
+	size_t charged;
 };
 
 /**
@@ -161,9 +209,20 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 void statistic_data_free(struct statistic_data *data);
 void statistic_data_retire(struct statistic_data *data);
 void statistic_data_retire_barrier(void);
-unsigned long statistic_data_active(const struct statistic_data *data);
+int statistic_prep_alloc(struct statistic_data *data,
+			 struct statistic_prep *prep);
+void statistic_prep_free(struct statistic_prep *prep);
+unsigned long statistic_run_start(struct statistic_data *data,
+				  struct statistic_prep *prep);
+void statistic_run_stop(struct statistic_data *data);
 u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
+
+/* statistic-core.c: the memory a user's definitions take */
+int statistic_charge(size_t bytes);
+void statistic_uncharge(size_t bytes);
+unsigned long statistic_allocated_bytes(void);
+unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
 
 /* What a data file reader fixes when it starts on a statistic. */
 struct statistic_snapshot {
@@ -182,8 +241,10 @@ void statistic_print_time(struct seq_file *m, u64 ns);
 u64 statistic_now(const struct statistic_interface *iface);
 u64 statistic_view_time(const struct statistic *stat, u64 now);
 struct statistic_data *statistic_replace_data(struct statistic *stat,
-					      struct statistic_data *data);
-bool statistic_set_on(struct statistic *stat, bool on, u64 now);
+					      struct statistic_data *data,
+					      struct statistic_prep *prep);
+void statistic_set_on(struct statistic *stat, bool on, u64 now,
+		      struct statistic_prep *prep);
 
 /* statistic-definition.c */
 void statistic_show_definition(struct seq_file *m, struct statistic *stat);
@@ -192,7 +253,7 @@ int statistic_commit_config(struct statistic *stat,
 			    const struct statistic_config *cfg);
 
 /* statistic-debugfs.c */
-int statistic_debugfs_init(void);
+void statistic_debugfs_init(void);
 void statistic_debugfs_exit(void);
 int statistic_debugfs_create(struct statistic_interface *iface);
 void statistic_debugfs_remove(struct statistic_interface *iface);

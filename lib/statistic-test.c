@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the generic statistics layer: each type's arithmetic and
  * output (against hand-computed values and brute-force models), the
- * definition file's parser (every attribute, every error), on a clock the
- * tests control.
+ * definition file's parser (every attribute, every error, and arbitrary
+ * bytes from a seeded generator), memory only while statistics run and
+ * within the limit, on a clock the tests control.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -12,6 +13,8 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/statistic.h>
 #include <linux/string.h>
@@ -58,6 +61,19 @@ static struct statistic *new_stat(struct kunit *test,
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(stat));
 	return stat;
+}
+
+static struct statistic *iface_stat(struct statistic_interface *iface,
+				    const char *name)
+{
+	struct statistic *stat, *found = NULL;
+
+	mutex_lock(&iface->lock);
+	list_for_each_entry(stat, &iface->statistics, node)
+		if (!strcmp(stat->name, name))
+			found = stat;
+	mutex_unlock(&iface->lock);
+	return found;
 }
 
 static const char *text(struct kunit *test, struct statistic_interface *iface,
@@ -926,6 +942,226 @@ static void reconfigure_under_adds(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "c 42\n");
 }
 
+/* Let retired generations and per-CPU blocks be freed (and uncharged). */
+static void settle(void)
+{
+	statistic_data_retire_barrier();
+}
+
+/* dm's statistics, as drivers/md/dm-stats-statistic.c defines them. */
+static void define_dm_like(struct kunit *test, struct statistic_interface *iface)
+{
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_list(new_stat(test, iface, "sizes"),
+						       0, S64_MAX, 256));
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_array(new_stat(test, iface, "lat"),
+							0, (1 << 21) - 1, 1,
+							STATISTIC_SCALE_LOG2));
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_range(new_stat(test, iface, "pending"),
+							0, S64_MAX));
+	KUNIT_ASSERT_EQ(test, 0,
+			statistic_define_history(new_stat(test, iface, "tput"),
+						 0, S64_MAX, 60, 1000000,
+						 STATISTIC_MODE_PRODUCTS));
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_raw(new_stat(test, iface, "raw"),
+						      S64_MIN, S64_MAX, 64));
+}
+
+/*
+ * Memory only while in use: statistics that never ran take no per-CPU
+ * memory nor anything their definition sizes; running ones take per-CPU
+ * blocks, which stopping folds and frees.
+ */
+static void memory_while_stopped(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	unsigned long before, running, stopped;
+
+	settle();
+	before = statistic_allocated_bytes();
+	define_dm_like(test, iface);
+	def_write(test, iface, "data=reset");
+	settle();
+	KUNIT_EXPECT_EQ(test, statistic_allocated_bytes() - before, 0UL);
+
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=1"));
+	running = statistic_allocated_bytes() - before;
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=0"));
+	settle();
+	stopped = statistic_allocated_bytes() - before;
+	kunit_info(test, "stopped, never run: 0 bytes; running: %lu bytes on %u possible CPUs; stopped: %lu bytes\n",
+		   running, num_possible_cpus(), stopped);
+	/* every per-CPU block is given back; the folded data stays */
+	KUNIT_EXPECT_GT(test, running, stopped);
+	KUNIT_EXPECT_GT(test, stopped, 0UL);
+
+	/* a new generation of a stopped statistic has nothing again */
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "data=reset"));
+	settle();
+	KUNIT_EXPECT_EQ(test, statistic_allocated_bytes() - before, 0UL);
+}
+
+/* Stopping folds every CPU's data; starting again adds to it. */
+static void stop_start_keeps_data(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	const char *first, *second;
+	int i;
+
+	define_dm_like(test, iface);
+	test_now = 5 * NSEC_PER_SEC;
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "data=reset\non=1"));
+	for (i = 0; i < 3; i++) {
+		struct statistic *stat;
+
+		mutex_lock(&iface->lock);
+		list_for_each_entry(stat, &iface->statistics, node) {
+			statistic_add(stat, 4096, 1);
+			statistic_add(stat, 512, 2);
+			statistic_add(stat, -1, 1);
+		}
+		mutex_unlock(&iface->lock);
+		if (i == 0) {
+			KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=0"));
+			first = data_text(test, iface);
+			KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=1"));
+			KUNIT_EXPECT_STREQ(test, data_text(test, iface), first);
+		}
+	}
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=0"));
+	second = data_text(test, iface);
+	KUNIT_EXPECT_STREQ(test, attr(test, iface, "pending", "hits_out_of_range"), "3");
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "sizes 0x1000 3\nsizes 0x200 6\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "pending 9 512 1706.667 4096\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "lat <=512 6\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "lat <=4096 3\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "tput [6.000000] 15360\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(second, "raw [5.000000] 7 512 2\n"
+					   "raw [5.000000] 8 -1 1\n"));
+}
+
+/* A definition past the limit fails with ENOMEM and changes nothing. */
+static void limit_refuses_and_changes_nothing(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	const char *def, *data;
+	unsigned long old;
+	int ret;
+
+	define_dm_like(test, iface);
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "name=pending on=1"));
+	statistic_add(iface_stat(iface, "pending"), 7, 1);
+	def = def_text(test, iface);
+	data = data_text(test, iface);
+	old = statistic_set_max_allocated_bytes(statistic_allocated_bytes() +
+						64 * 1024);
+	/* the first line fits, the second does not: neither is applied */
+	ret = def_write(test, iface,
+			"name=sizes on=1\n"
+			"name=tput type=history mode=range period=1 entries_max=65536 on=1");
+	statistic_set_max_allocated_bytes(old);
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_STREQ(test, def_text(test, iface), def);
+	KUNIT_EXPECT_STREQ(test, data_text(test, iface), data);
+	KUNIT_EXPECT_EQ(test, 0, def_write(test, iface, "name=sizes on=1"));
+}
+
+/* However many lines a write has, it makes one generation per statistic. */
+static void many_lines_one_generation(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	unsigned long before, peak;
+	char *buf, *p;
+	int i;
+
+	define_dm_like(test, iface);
+	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "on=1"));
+	settle();
+	before = statistic_allocated_bytes();
+	buf = kunit_kzalloc(test, 20000 * 11 + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0, p = buf; i < 20000; i++)
+		p += sprintf(p, "data=reset\n");
+	p[-1] = '\0';
+	KUNIT_ASSERT_EQ(test, 0, statistic_definition_write(iface, buf));
+	peak = statistic_allocated_bytes();
+	kunit_info(test, "20000 data=reset lines: %lu bytes before, %lu after\n",
+		   before, peak);
+	/* the new generations, the old ones waiting for a grace period */
+	KUNIT_EXPECT_LE(test, peak - before, before + PAGE_SIZE);
+}
+
+/*
+ * The parser against arbitrary bytes and against soups of its own words,
+ * from a fixed seed: every write succeeds, or fails with EINVAL and
+ * changes nothing, and what reading shows can be written back.
+ */
+static const char * const fuzz_words[] = {
+	"name=", "on=", "type=", "mode=", "scale=", "range_min=", "range_max=",
+	"entries_max=", "base_interval=", "period=", "data=", "units=",
+	"value", "range", "list", "array", "history", "raw", "increments",
+	"products", "lin", "log2", "reset", "[1.0]", "0", "1", "-1", "65536",
+	"65537", "0x10", "9223372036854775807", "-9223372036854775808",
+	"18446744073709551615", "a", "b", "=", " ", "\t", "\n", "\r",
+};
+
+static void fuzz_parser(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	char *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	char *def = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
+	char *data = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
+	char *now = kunit_kzalloc(test, TEXT_SIZE, GFP_KERNEL);
+	unsigned int i, j, len;
+	struct rnd_state rnd;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, def);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_NOT_NULL(test, now);
+	new_stat(test, iface, "a");
+	new_stat(test, iface, "b");
+	prandom_seed_state(&rnd, 20261125);
+	for (i = 0; i < 3000; i++) {
+		KUNIT_ASSERT_GE(test, statistic_format(iface, true, def, TEXT_SIZE), 0);
+		KUNIT_ASSERT_GE(test, statistic_format(iface, false, data, TEXT_SIZE), 0);
+		len = 0;
+		if (i & 1) {
+			/* arbitrary bytes, no NUL */
+			len = prandom_u32_state(&rnd) % 200;
+			for (j = 0; j < len; j++)
+				buf[j] = 1 + prandom_u32_state(&rnd) % 255;
+		} else {
+			while (len < 400) {
+				const char *w = fuzz_words[prandom_u32_state(&rnd) %
+							   ARRAY_SIZE(fuzz_words)];
+
+				if (len + strlen(w) >= 400)
+					break;
+				memcpy(buf + len, w, strlen(w));
+				len += strlen(w);
+				if (prandom_u32_state(&rnd) % 8 == 0)
+					break;
+			}
+		}
+		buf[len] = '\0';
+		ret = statistic_definition_write(iface, buf);
+		KUNIT_ASSERT_TRUE_MSG(test, !ret || ret == -EINVAL || ret == -ENOMEM,
+				      "write %u returned %d", i, ret);
+		if (!ret)
+			continue;
+		KUNIT_ASSERT_GE(test, statistic_format(iface, true, now, TEXT_SIZE), 0);
+		KUNIT_ASSERT_STREQ_MSG(test, now, def, "write %u changed the definition", i);
+		KUNIT_ASSERT_GE(test, statistic_format(iface, false, now, TEXT_SIZE), 0);
+		KUNIT_ASSERT_STREQ_MSG(test, now, data, "write %u changed the data", i);
+	}
+	/* what reading shows, written back, is accepted and changes nothing */
+	KUNIT_ASSERT_GE(test, statistic_format(iface, true, def, TEXT_SIZE), 0);
+	KUNIT_ASSERT_GT(test, strscpy(buf, def, 1024), 0);
+	KUNIT_EXPECT_EQ(test, 0, statistic_definition_write(iface, buf));
+	KUNIT_EXPECT_STREQ(test, def_text(test, iface), def);
+}
+
 static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(value_increments),
 	KUNIT_CASE(value_products),
@@ -949,6 +1185,11 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(remove_statistic),
 	KUNIT_CASE(reconfigure_under_adds),
+	KUNIT_CASE(memory_while_stopped),
+	KUNIT_CASE(stop_start_keeps_data),
+	KUNIT_CASE(limit_refuses_and_changes_nothing),
+	KUNIT_CASE(many_lines_one_generation),
+	KUNIT_CASE(fuzz_parser),
 	{}
 };
 

@@ -27,10 +27,9 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "statistic-internal.h"
+#include <kunit/visibility.h>
 
-/* Longest history period: a bit over 11 days, in microseconds. */
-#define STATISTIC_PERIOD_MAX_US	1000000000000ULL
+#include "statistic-internal.h"
 
 static inline u64 data_now(const struct statistic_data *data)
 {
@@ -106,6 +105,27 @@ static void range_init(local64_t *cells)
 	local64_set(&cells[RANGE_MAX], S64_MIN);
 }
 
+static void run_free(struct statistic_run *run)
+{
+	int cpu;
+
+	if (!run)
+		return;
+	if (run->hot)
+		for_each_possible_cpu(cpu)
+			kvfree(per_cpu_ptr(run->hot, cpu)->cpu);
+	free_percpu(run->hot);
+	statistic_uncharge(run->charged);
+	kfree(run);
+}
+
+static void list_free(struct statistic_list *list)
+{
+	if (list)
+		kvfree(list->buckets);
+	kvfree(list);
+}
+
 /**
  * statistic_data_free() - free a generation of data
  * @data: the generation, or %NULL
@@ -114,20 +134,14 @@ static void range_init(local64_t *cells)
  */
 void statistic_data_free(struct statistic_data *data)
 {
-	int cpu;
-
 	if (!data)
 		return;
-	free_percpu(data->hot);
-	if (data->cpu) {
-		for_each_possible_cpu(cpu)
-			kvfree(*per_cpu_ptr(data->cpu, cpu));
-		free_percpu(data->cpu);
-	}
-	if (data->list)
-		kvfree(data->list->buckets);
-	kvfree(data->list);
+	run_free(data->run);
+	kfree(data->base_hot);
+	kvfree(data->base_cpu);
+	list_free(data->list);
 	kvfree(data->raw);
+	statistic_uncharge(data->charged);
 	kfree(data);
 }
 
@@ -159,6 +173,16 @@ void statistic_data_retire(struct statistic_data *data)
 		call_rcu(&data->rcu, data_free_rcu);
 }
 
+static void run_free_rcu_tasks(struct rcu_head *head)
+{
+	run_free(container_of(head, struct statistic_run, rcu));
+}
+
+static void run_free_rcu(struct rcu_head *head)
+{
+	call_rcu_tasks(head, run_free_rcu_tasks);
+}
+
 /**
  * statistic_data_retire_barrier() - wait until retired generations are freed
  *
@@ -173,37 +197,7 @@ void statistic_data_retire_barrier(void)
 	else
 		rcu_barrier();	/* call_rcu_tasks() is call_rcu() */
 }
-
-/**
- * statistic_data_active() - the ->active word of a running statistic
- * @data: the generation it gathers into
- *
- * Return: the per-CPU address of @data's hot block plus its kind.
- */
-unsigned long statistic_data_active(const struct statistic_data *data)
-{
-	return (unsigned long)(void __force *)data->hot + data->kind;
-}
-
-static int list_alloc(struct statistic_data *data)
-{
-	u32 entries = data->cfg.entries_max;
-	struct statistic_list *list;
-	unsigned int bits = max(1, order_base_2(entries));
-
-	list = kvzalloc(struct_size(list, entries, entries), GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-	list->buckets = kvcalloc(1U << bits, sizeof(*list->buckets), GFP_KERNEL);
-	if (!list->buckets) {
-		kvfree(list);
-		return -ENOMEM;
-	}
-	raw_spin_lock_init(&list->lock);
-	list->hash_bits = bits;
-	data->list = list;
-	return 0;
-}
+EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
 
 /**
  * statistic_data_alloc() - make a new, empty generation of data
@@ -211,16 +205,17 @@ static int list_alloc(struct statistic_data *data)
  * @clock: the interface's clock, %NULL for local_clock()
  * @origin: the time of the reset this generation stands for
  *
+ * Only the description: the blocks that hold data come with the first
+ * run (statistic_prep_alloc()), so a statistic that never runs costs no
+ * more than this structure.
+ *
  * Context: process context, may sleep.
  * Return: the generation, or %NULL if memory is short.
  */
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 					    u64 (*clock)(void), u64 origin)
 {
-	unsigned int hot_cells = 0;
 	struct statistic_data *data;
-	u64 params = 0;
-	int cpu;
 
 	data = kzalloc(sizeof(*data), GFP_KERNEL);
 	if (!data)
@@ -234,9 +229,9 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 
 	switch (cfg->type) {
 	case STATISTIC_TYPE_VALUE:
-		hot_cells = 1;
+		data->hot_cells = 1;
 		if (cfg->mode == STATISTIC_MODE_PRODUCTS)
-			params |= STATISTIC_HOT_PRODUCTS;
+			data->params |= STATISTIC_HOT_PRODUCTS;
 		if (cfg->mode == STATISTIC_MODE_INCREMENTS &&
 		    data->span == U64_MAX)
 			data->kind = STATISTIC_HOT_INCREMENTS;
@@ -255,17 +250,16 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 			data->ncells = data->nbuckets;
 			break;
 		}
-		hot_cells = data->nbuckets;
+		data->hot_cells = data->nbuckets;
 		data->kind = STATISTIC_HOT_COUNT;
-		params = data->shift;
+		data->params = data->shift;
 		if (cfg->scale == STATISTIC_SCALE_LOG2)
-			params |= STATISTIC_HOT_LOG2;
-		params |= (u64)(data->nbuckets - 1) << STATISTIC_HOT_LAST_SHIFT;
+			data->params |= STATISTIC_HOT_LOG2;
+		data->params |= (u64)(data->nbuckets - 1) <<
+				STATISTIC_HOT_LAST_SHIFT;
 		break;
 	case STATISTIC_TYPE_LIST:
 		data->ncells = cfg->entries_max;
-		if (list_alloc(data))
-			goto fail;
 		break;
 	case STATISTIC_TYPE_HISTORY:
 		data->stride = 1 + (cfg->mode == STATISTIC_MODE_RANGE ?
@@ -274,58 +268,313 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 		data->period = cfg->period_us * NSEC_PER_USEC;
 		break;
 	case STATISTIC_TYPE_RAW:
-		data->raw = kvzalloc(struct_size(data->raw, ring,
-						 cfg->entries_max), GFP_KERNEL);
-		if (!data->raw)
-			goto fail;
-		raw_spin_lock_init(&data->raw->lock);
 		break;
 	}
-
 	/* the kind goes into the low bits of ->active */
 	BUILD_BUG_ON(STATISTIC_HOT_RANGE > STATISTIC_HOT_KIND_MASK);
 	if (data->kind == STATISTIC_HOT_RANGE)
-		hot_cells = STATISTIC_CELL_MAX;
-	data->hot = __alloc_percpu(struct_size(data->hot, cells,
-					       STATISTIC_CELL_FIRST + hot_cells),
-				   STATISTIC_HOT_KIND_MASK + 1);
-	if (!data->hot ||
-	    WARN_ON_ONCE((unsigned long)(void __force *)data->hot &
-			 STATISTIC_HOT_KIND_MASK))
-		goto fail;
-	for_each_possible_cpu(cpu) {
-		struct statistic_hot *hot = per_cpu_ptr(data->hot, cpu);
-
-		hot->data = data;
-		hot->range_min = cfg->range_min;
-		hot->span = data->span;
-		hot->params = params;
-		/* empty: the first X goes to __statistic_add() */
-		if (data->kind == STATISTIC_HOT_RANGE) {
-			hot->cells[STATISTIC_CELL_MIN] = S64_MAX;
-			hot->cells[STATISTIC_CELL_MAX] = S64_MIN;
-		}
-	}
-	if (!data->ncells)
-		return data;
-
-	data->cpu = alloc_percpu(struct statistic_cpu *);
-	if (!data->cpu)
-		goto fail;
-	for_each_possible_cpu(cpu) {
-		struct statistic_cpu *block;
-
-		block = kvzalloc_node(struct_size(block, cells, data->ncells),
-				      GFP_KERNEL, cpu_to_node(cpu));
-		if (!block)
-			goto fail;
-		*per_cpu_ptr(data->cpu, cpu) = block;
-	}
+		data->hot_cells = STATISTIC_CELL_MAX;
 	return data;
+}
+
+static size_t hot_size(const struct statistic_data *data)
+{
+	return struct_size_t(struct statistic_hot, cells,
+			     STATISTIC_CELL_FIRST + data->hot_cells);
+}
+
+static size_t cpu_size(const struct statistic_data *data)
+{
+	return struct_size_t(struct statistic_cpu, cells, data->ncells);
+}
+
+/* A hot block before any add: empty minimum and maximum for range. */
+static void hot_init(const struct statistic_data *data,
+		     struct statistic_hot *hot, struct statistic_cpu *cpu)
+{
+	hot->data = (void *)data;
+	hot->cpu = cpu;
+	hot->range_min = data->cfg.range_min;
+	hot->span = data->span;
+	hot->params = data->params;
+	/* empty: the first X goes to __statistic_add() */
+	if (data->kind == STATISTIC_HOT_RANGE) {
+		hot->cells[STATISTIC_CELL_MIN] = S64_MAX;
+		hot->cells[STATISTIC_CELL_MAX] = S64_MIN;
+	}
+}
+
+static struct statistic_list *list_alloc(u32 entries)
+{
+	unsigned int bits = max(1, order_base_2(entries));
+	struct statistic_list *list;
+
+	list = kvzalloc(struct_size(list, entries, entries), GFP_KERNEL);
+	if (!list)
+		return NULL;
+	list->buckets = kvcalloc(1U << bits, sizeof(*list->buckets), GFP_KERNEL);
+	if (!list->buckets) {
+		kvfree(list);
+		return NULL;
+	}
+	raw_spin_lock_init(&list->lock);
+	list->hash_bits = bits;
+	return list;
+}
+
+static size_t list_size(u32 entries)
+{
+	unsigned int bits = max(1, order_base_2(entries));
+
+	return struct_size_t(struct statistic_list, entries, entries) +
+	       (sizeof(struct hlist_head) << bits);
+}
+
+static size_t raw_size(u32 entries)
+{
+	return struct_size_t(struct statistic_raw, ring, entries);
+}
+
+/* The bytes statistic_prep_alloc() charges to run @data, from nothing. */
+static size_t prep_size(const struct statistic_data *data, bool run,
+			bool store)
+{
+	size_t per_cpu = hot_size(data) + (data->ncells ? cpu_size(data) : 0);
+	size_t bytes = 0;
+
+	if (run)
+		bytes += sizeof(struct statistic_run) +
+			 per_cpu * num_possible_cpus();
+	if (!store)
+		return bytes;
+	bytes += per_cpu;
+	if (data->cfg.type == STATISTIC_TYPE_LIST)
+		bytes += list_size(data->cfg.entries_max);
+	if (data->cfg.type == STATISTIC_TYPE_RAW)
+		bytes += raw_size(data->cfg.entries_max);
+	return bytes;
+}
+
+/**
+ * statistic_prep_free() - free what statistic_prep_alloc() allocated
+ * @prep: unused by statistic_run_start(), or what it left
+ */
+void statistic_prep_free(struct statistic_prep *prep)
+{
+	run_free(prep->run);
+	kfree(prep->base_hot);
+	kvfree(prep->base_cpu);
+	list_free(prep->list);
+	kvfree(prep->raw);
+	statistic_uncharge(prep->charged);
+	*prep = (struct statistic_prep){};
+}
+
+static int run_alloc(struct statistic_data *data, struct statistic_prep *prep)
+{
+	struct statistic_run *run;
+	int cpu;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return -ENOMEM;
+	prep->run = run;
+	run->data = data;
+	run->hot = __alloc_percpu(hot_size(data), STATISTIC_HOT_KIND_MASK + 1);
+	if (!run->hot ||
+	    WARN_ON_ONCE((unsigned long)(void __force *)run->hot &
+			 STATISTIC_HOT_KIND_MASK))
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct statistic_cpu *block = NULL;
+
+		if (data->ncells) {
+			block = kvzalloc_node(cpu_size(data), GFP_KERNEL,
+					      cpu_to_node(cpu));
+			if (!block)
+				return -ENOMEM;
+		}
+		hot_init(data, per_cpu_ptr(run->hot, cpu), block);
+	}
+	return 0;
+}
+
+/**
+ * statistic_prep_alloc() - allocate what running a generation takes
+ * @data: the generation
+ * @prep: filled with per-CPU blocks, and the base blocks, list and ring
+ *	the generation does not have yet
+ *
+ * Everything is charged first (statistic_charge()), so that a definition
+ * that would take more than the limit allows fails before it allocates.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM (and @prep holds nothing).
+ */
+int statistic_prep_alloc(struct statistic_data *data,
+			 struct statistic_prep *prep)
+{
+	bool store = !data->base_hot;
+	size_t bytes = prep_size(data, true, store);
+	int err;
+
+	*prep = (struct statistic_prep){};
+	err = statistic_charge(bytes);
+	if (err)
+		return err;
+	prep->charged = bytes;
+	err = run_alloc(data, prep);
+	if (err)
+		goto fail;
+	/* the run's own share, uncharged when it is freed */
+	prep->run->charged = prep_size(data, true, false);
+	prep->charged -= prep->run->charged;
+	if (!store)
+		return 0;
+
+	err = -ENOMEM;
+	prep->base_hot = kzalloc(hot_size(data), GFP_KERNEL);
+	if (!prep->base_hot)
+		goto fail;
+	hot_init(data, prep->base_hot, NULL);
+	if (data->ncells) {
+		prep->base_cpu = kvzalloc(cpu_size(data), GFP_KERNEL);
+		if (!prep->base_cpu)
+			goto fail;
+	}
+	if (data->cfg.type == STATISTIC_TYPE_LIST) {
+		prep->list = list_alloc(data->cfg.entries_max);
+		if (!prep->list)
+			goto fail;
+	}
+	if (data->cfg.type == STATISTIC_TYPE_RAW) {
+		prep->raw = kvzalloc(raw_size(data->cfg.entries_max),
+				     GFP_KERNEL);
+		if (!prep->raw)
+			goto fail;
+		raw_spin_lock_init(&prep->raw->lock);
+	}
+	return 0;
 
 fail:
-	statistic_data_free(data);
-	return NULL;
+	statistic_prep_free(prep);
+	return err;
+}
+
+/**
+ * statistic_run_start() - give a generation its per-CPU blocks
+ * @data: the generation, not running
+ * @prep: from statistic_prep_alloc() for @data; emptied
+ *
+ * Context: the interface mutex held. Cannot fail.
+ * Return: the ->active word that makes statistic_add() gather into @data.
+ */
+unsigned long statistic_run_start(struct statistic_data *data,
+				  struct statistic_prep *prep)
+{
+	if (prep->base_hot) {
+		data->base_hot = prep->base_hot;
+		data->base_cpu = prep->base_cpu;
+		data->list = prep->list;
+		data->raw = prep->raw;
+		data->charged = prep->charged;
+	}
+	data->run = prep->run;
+	*prep = (struct statistic_prep){};
+	return (unsigned long)(void __force *)data->run->hot + data->kind;
+}
+
+/* Add a history slot of one block to the same slot of another. */
+static void history_fold_slot(const struct statistic_data *data,
+			      local64_t *to, local64_t *from)
+{
+	s64 tag = local64_read(&from[0]), have = local64_read(&to[0]);
+	unsigned int i;
+
+	if (!tag || tag < have)
+		return;		/* empty, or an older period */
+	if (tag > have) {
+		for (i = 1; i < data->stride; i++)
+			local64_set(&to[i], 0);
+		if (data->cfg.mode == STATISTIC_MODE_RANGE)
+			range_init(&to[1]);
+		local64_set(&to[0], tag);
+	}
+	if (data->cfg.mode != STATISTIC_MODE_RANGE) {
+		local64_add(local64_read(&from[1]), &to[1]);
+		return;
+	}
+	if (!local64_read(&from[1 + RANGE_NUM]))
+		return;
+	local64_add(local64_read(&from[1 + RANGE_NUM]), &to[1 + RANGE_NUM]);
+	local64_add(local64_read(&from[1 + RANGE_ACC]), &to[1 + RANGE_ACC]);
+	local64_set(&to[1 + RANGE_MIN],
+		    min(local64_read(&to[1 + RANGE_MIN]),
+			local64_read(&from[1 + RANGE_MIN])));
+	local64_set(&to[1 + RANGE_MAX],
+		    max(local64_read(&to[1 + RANGE_MAX]),
+			local64_read(&from[1 + RANGE_MAX])));
+}
+
+/* Add one CPU's blocks to the base blocks. */
+static void run_fold_cpu(struct statistic_data *data,
+			 const struct statistic_hot *hot)
+{
+	struct statistic_hot *base = data->base_hot;
+	struct statistic_cpu *cpu = hot->cpu;
+	unsigned int i;
+
+	base->cells[STATISTIC_CELL_OUT_OF_RANGE] +=
+		READ_ONCE(hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
+	if (data->kind == STATISTIC_HOT_RANGE) {
+		base->cells[STATISTIC_CELL_NUM] +=
+			READ_ONCE(hot->cells[STATISTIC_CELL_NUM]);
+		base->cells[STATISTIC_CELL_ACC] +=
+			READ_ONCE(hot->cells[STATISTIC_CELL_ACC]);
+		base->cells[STATISTIC_CELL_MIN] =
+			min_t(s64, base->cells[STATISTIC_CELL_MIN],
+			      READ_ONCE(hot->cells[STATISTIC_CELL_MIN]));
+		base->cells[STATISTIC_CELL_MAX] =
+			max_t(s64, base->cells[STATISTIC_CELL_MAX],
+			      READ_ONCE(hot->cells[STATISTIC_CELL_MAX]));
+	} else {
+		for (i = 0; i < data->hot_cells; i++)
+			base->cells[STATISTIC_CELL_FIRST + i] +=
+				READ_ONCE(hot->cells[STATISTIC_CELL_FIRST + i]);
+	}
+	if (!cpu)
+		return;
+	local64_add(local64_read(&cpu->missed), &data->base_cpu->missed);
+	if (data->cfg.type == STATISTIC_TYPE_HISTORY) {
+		for (i = 0; i < data->ncells; i += data->stride)
+			history_fold_slot(data, &data->base_cpu->cells[i],
+					  &cpu->cells[i]);
+		return;
+	}
+	for (i = 0; i < data->ncells; i++)
+		local64_add(local64_read(&cpu->cells[i]),
+			    &data->base_cpu->cells[i]);
+}
+
+/**
+ * statistic_run_stop() - fold the per-CPU blocks into the base and free them
+ * @data: the generation, running but no longer published in ->active
+ *
+ * Adds that loaded ->active before it was cleared and land after the fold
+ * are lost; the blocks they write to are freed after RCU and RCU Tasks
+ * grace periods.
+ *
+ * Context: the interface mutex held.
+ */
+void statistic_run_stop(struct statistic_data *data)
+{
+	struct statistic_run *run = data->run;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		run_fold_cpu(data, per_cpu_ptr(run->hot, cpu));
+	data->run = NULL;
+	call_rcu(&run->rcu, run_free_rcu);
 }
 
 /* x * y, in two's complement: the total is shown signed */
@@ -558,7 +807,7 @@ static void hot_range_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
 void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
 {
 	struct statistic_data *data;
-	struct statistic_cpu *cpu = NULL;
+	struct statistic_cpu *cpu;
 	local64_t *slot;
 
 	preempt_disable_notrace();
@@ -568,8 +817,7 @@ void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
 		this_cpu_inc(hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
 		goto out;
 	}
-	if (data->cpu)
-		cpu = this_cpu_read(*data->cpu);
+	cpu = this_cpu_read(hot->cpu);
 	switch (data->cfg.type) {
 	case STATISTIC_TYPE_RANGE:
 		hot_range_add(hot, x, y);
@@ -601,30 +849,60 @@ out:
 }
 EXPORT_SYMBOL_GPL(__statistic_add);
 
-/* Reading: fold all CPUs. */
+/*
+ * Reading: fold the base blocks (what earlier runs gathered) and, while
+ * the statistic runs, every CPU's blocks. A source is a CPU number, or
+ * STATISTIC_BASE for the base blocks.
+ */
+#define STATISTIC_BASE	(-1)
+
+#define STATISTIC_NO_SOURCE	(-2)
+
+/* The source after @src (STATISTIC_NO_SOURCE: the first), or false. */
+static bool next_source(const struct statistic_data *data, int *src)
+{
+	if (*src == STATISTIC_NO_SOURCE && data->base_hot) {
+		*src = STATISTIC_BASE;
+		return true;
+	}
+	if (!data->run)
+		return false;
+	*src = cpumask_next(max(*src, STATISTIC_BASE), cpu_possible_mask);
+	return *src < nr_cpu_ids;
+}
+
+static const struct statistic_hot *hot_block(const struct statistic_data *data,
+					     int src)
+{
+	if (src == STATISTIC_BASE)
+		return data->base_hot;
+	return per_cpu_ptr(data->run->hot, src);
+}
 
 static struct statistic_cpu *cpu_block(const struct statistic_data *data,
-				       int cpu)
+				       int src)
 {
-	return *per_cpu_ptr(data->cpu, cpu);
+	if (src == STATISTIC_BASE)
+		return data->base_cpu;
+	return per_cpu_ptr(data->run->hot, src)->cpu;
 }
 
-static u64 hot_cell(const struct statistic_data *data, int cpu,
+static u64 hot_cell(const struct statistic_data *data, int src,
 		    unsigned int cell)
 {
-	return READ_ONCE(per_cpu_ptr(data->hot, cpu)->cells[cell]);
+	return READ_ONCE(hot_block(data, src)->cells[cell]);
 }
 
-/* Value total, array interval or list entry @i, summed over all CPUs. */
+/* Value total, array interval or list entry @i, summed over all sources. */
 static u64 fold_cell(const struct statistic_data *data, unsigned int i)
 {
 	u64 sum = 0;
-	int cpu;
+	int src;
 
-	for_each_possible_cpu(cpu)
-		sum += data->cpu ?
-		       local64_read(&cpu_block(data, cpu)->cells[i]) :
-		       hot_cell(data, cpu, STATISTIC_CELL_FIRST + i);
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
+		sum += data->ncells ?
+		       local64_read(&cpu_block(data, src)->cells[i]) :
+		       hot_cell(data, src, STATISTIC_CELL_FIRST + i);
 	return sum;
 }
 
@@ -637,10 +915,10 @@ static u64 fold_cell(const struct statistic_data *data, unsigned int i)
 u64 statistic_data_out_of_range(const struct statistic_data *data)
 {
 	u64 sum = 0;
-	int cpu;
+	int src;
 
-	for_each_possible_cpu(cpu)
-		sum += hot_cell(data, cpu, STATISTIC_CELL_OUT_OF_RANGE);
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
+		sum += hot_cell(data, src, STATISTIC_CELL_OUT_OF_RANGE);
 	return sum;
 }
 
@@ -653,12 +931,12 @@ u64 statistic_data_out_of_range(const struct statistic_data *data)
 u64 statistic_data_missed(const struct statistic_data *data)
 {
 	u64 sum = 0;
-	int cpu;
+	int src;
 
-	if (!data->cpu)
+	if (!data->ncells)
 		return 0;
-	for_each_possible_cpu(cpu)
-		sum += local64_read(&cpu_block(data, cpu)->missed);
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
+		sum += local64_read(&cpu_block(data, src)->missed);
 	return sum;
 }
 
@@ -678,10 +956,10 @@ static void hot_range_fold(const struct statistic_data *data,
 			   struct range_result *r)
 {
 	u64 num = 0;
-	int cpu;
+	int src;
 
-	for_each_possible_cpu(cpu)
-		num += hot_cell(data, cpu, STATISTIC_CELL_NUM);
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);)
+		num += hot_cell(data, src, STATISTIC_CELL_NUM);
 	/* pairs with smp_wmb() in statistic_hot_range(), hot_range_add() */
 	smp_rmb();
 	if (!num)
@@ -689,10 +967,10 @@ static void hot_range_fold(const struct statistic_data *data,
 	r->num = num;
 	r->min = S64_MAX;
 	r->max = S64_MIN;
-	for_each_possible_cpu(cpu) {
-		r->acc += hot_cell(data, cpu, STATISTIC_CELL_ACC);
-		r->min = min_t(s64, r->min, hot_cell(data, cpu, STATISTIC_CELL_MIN));
-		r->max = max_t(s64, r->max, hot_cell(data, cpu, STATISTIC_CELL_MAX));
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);) {
+		r->acc += hot_cell(data, src, STATISTIC_CELL_ACC);
+		r->min = min_t(s64, r->min, hot_cell(data, src, STATISTIC_CELL_MIN));
+		r->max = max_t(s64, r->max, hot_cell(data, src, STATISTIC_CELL_MAX));
 	}
 }
 
@@ -772,6 +1050,9 @@ void statistic_data_snapshot(struct statistic_data *data, u64 now,
 		snap->lines = data->nbuckets;
 		break;
 	case STATISTIC_TYPE_LIST:
+		snap->lines = 0;
+		if (!data->list)
+			break;
 		/* pairs with smp_store_release() in list_add_pair() */
 		snap->lines = smp_load_acquire(&data->list->used);
 		break;
@@ -783,6 +1064,9 @@ void statistic_data_snapshot(struct statistic_data *data, u64 now,
 		snap->lines = epoch + 1 - snap->first;
 		break;
 	case STATISTIC_TYPE_RAW:
+		snap->lines = 0;
+		if (!data->raw)
+			break;
 		raw_spin_lock_irqsave(&data->raw->lock, flags);
 		next = data->raw->next_serial;
 		raw_spin_unlock_irqrestore(&data->raw->lock, flags);
@@ -798,12 +1082,12 @@ static void history_show(struct seq_file *m, struct statistic_data *data,
 	struct range_result r = {};
 	u64 total = 0;
 	u32 index;
-	int cpu;
+	int src;
 
 	div_u64_rem(epoch, data->cfg.entries_max, &index);
 	index *= data->stride;
-	for_each_possible_cpu(cpu) {
-		local64_t *slot = &cpu_block(data, cpu)->cells[index];
+	for (src = STATISTIC_NO_SOURCE; next_source(data, &src);) {
+		local64_t *slot = &cpu_block(data, src)->cells[index];
 		struct range_result part = {};
 		u64 part_total = 0;
 

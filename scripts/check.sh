@@ -130,6 +130,9 @@ if step kernel-build make -s kernel; then
 	guest patched --kernel patched --kunit-suites "$kunit_suites" "${fuzz_args[@]}" \
 		$(scripts/guest-suites.sh patched)
 	fuzz_guests+=("$logs/patched")
+	# the same kernel without debugfs: the statistics layer stays silent
+	# shellcheck disable=SC2046
+	guest patched-nodebugfs --kernel patched --append debugfs=off $(scripts/guest-suites.sh nodebugfs)
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit

@@ -4,16 +4,19 @@
 # The guest suites that apply to one guest, as tests/vm/run.sh options
 # ("--suite NAME ..."): every tests/selftests/NAME/ with a run.sh whose
 # optional "kernels" file names GUEST among its words (lines starting with
-# # are comments); a suite without that file applies to every guest.
+# # are comments); a suite without that file applies to every guest but
+# nodebugfs.
 #
-#   scripts/guest-suites.sh patched|stock|ourdm|debug
+#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug}
+guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs}
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] || continue
 	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
 		continue
 	fi
+	# the guest without debugfs runs only the suites that name it
+	[[ $guest == nodebugfs && ! -f $d/kernels ]] && continue
 	printf -- '--suite %s ' "$(basename "$d")"
 done

@@ -73,6 +73,44 @@ if [[ -f $top/patches/series ]]; then
 fi
 cp "${DM_STATS_SRC:-$top/drivers/md}"/dm-stats*.[ch] "$new/drivers/md/"
 
+# Drop-in means the stock symbol versions (checked below). The CRCs of
+# dm-mod's exports reach struct mapped_device, hence struct dm_stats and
+# struct dm_stats_aux: genksyms must see the stock definitions of those two,
+# private to dm-mod (no other module depends on their layout). Only this
+# out-of-tree build does that: the staged dm-stats.h gets, around our
+# definitions, an "#ifdef __GENKSYMS__" branch with the pristine ones,
+# taken from the pristine tree at build time.
+python3 - "$mdsrc/dm-stats.h" "$new/drivers/md/dm-stats.h" <<'PY'
+import re
+import sys
+
+stock_src = open(sys.argv[1]).read()
+ours = open(sys.argv[2]).read()
+names = ("dm_stats", "dm_stats_aux")
+
+
+def struct_span(src, name):
+    m = re.search(r"^struct %s \{\n.*?^\};\n" % name, src, re.S | re.M)
+    if not m:
+        sys.exit("modules: no struct %s in %s" % (name, sys.argv[2]))
+    return m.start(), m.end()
+
+
+stock = "\n".join(stock_src[slice(*struct_span(stock_src, n))] for n in names)
+start = min(struct_span(ours, n)[0] for n in names)
+end = max(struct_span(ours, n)[1] for n in names)
+# take the kernel-doc comments and helper structures before them along
+doc = ours.rfind("\n\n", 0, start)
+m = re.search(r"^/\*\*\n \* struct ", ours[:start], re.M)
+if m:
+    start = min(start, m.start())
+elif doc >= 0:
+    start = doc + 2
+ours = (ours[:start] + "#ifdef __GENKSYMS__\n" + stock + "#else\n" +
+        ours[start:end] + "#endif\n" + ours[end:])
+open(sys.argv[2], "w").write(ours)
+PY
+
 cat >"$new/drivers/md/Kbuild" <<'KBUILD'
 # SPDX-License-Identifier: GPL-2.0
 # dm-mod as Debian configures it, with iotally's statistics engine.

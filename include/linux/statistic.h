@@ -17,6 +17,7 @@
 
 struct statistic_interface;
 struct statistic_data;
+struct statistic_cpu;
 
 /**
  * enum statistic_type - how a statistic processes (X, Y) pairs
@@ -64,6 +65,9 @@ enum statistic_scale {
 
 /* Upper limits of entries_max and of the number of array intervals. */
 #define STATISTIC_ENTRIES_MAX	65536U
+
+/* Longest history period: a bit over 11 days, in microseconds. */
+#define STATISTIC_PERIOD_MAX_US	1000000000000ULL
 
 /*
  * The hot path.
@@ -116,8 +120,9 @@ enum {
 };
 
 /**
- * struct statistic_hot - one CPU's part of a generation of data
+ * struct statistic_hot - one CPU's part of a running generation of data
  * @data: the generation (struct statistic_data) this block belongs to
+ * @cpu: this CPU's block of the types handled out of line, or %NULL
  * @range_min: the smallest X in range
  * @span: range_max - range_min: X is in range if
  *	(u64)X - @range_min <= @span
@@ -131,6 +136,7 @@ enum {
  */
 struct statistic_hot {
 	void *data;
+	struct statistic_cpu *cpu;
 	u64 range_min;
 	u64 span;
 	u64 params;
@@ -185,7 +191,7 @@ int statistic_define_history(struct statistic *stat, s64 range_min,
 int statistic_define_raw(struct statistic *stat, s64 range_min,
 			 s64 range_max, u32 entries_max);
 
-bool statistic_start(struct statistic *stat);
+int statistic_start(struct statistic *stat);
 bool statistic_stop(struct statistic *stat);
 int statistic_reset(struct statistic *stat);
 
@@ -369,7 +375,7 @@ static inline int statistic_define_raw(struct statistic *stat, s64 range_min,
 	return 0;
 }
 
-static inline bool statistic_start(struct statistic *stat) { return false; }
+static inline int statistic_start(struct statistic *stat) { return 0; }
 static inline bool statistic_stop(struct statistic *stat) { return false; }
 static inline int statistic_reset(struct statistic *stat) { return 0; }
 static inline void statistic_add(struct statistic *stat, s64 x, u64 y) {}

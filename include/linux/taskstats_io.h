@@ -12,10 +12,12 @@
 #include <linux/taskstats_io_types.h>
 
 struct bio;
+struct signal_struct;
 struct task_struct;
 
 #ifdef CONFIG_TASK_IO_STATS
 #include <linux/jump_label.h>
+#include <linux/sched.h>
 
 DECLARE_STATIC_KEY_TRUE(task_io_stats_key);
 
@@ -50,20 +52,26 @@ static inline void task_io_wait_done(struct task_io_wait *w)
 		__task_io_wait_done(w);
 }
 
-/* Fresh counters for a new task (copy_process()). */
-static inline void task_io_stats_init(struct task_io_stats *s)
+/* A new task has no counters yet (copy_process() copied the parent's pointer). */
+static inline void task_io_stats_init(struct task_struct *tsk)
 {
-	*s = (struct task_io_stats){};
+	tsk->io_stats = NULL;
 }
 
+bool task_io_stats_enabled(void);
 void task_io_stats_exit_signal(struct task_struct *tsk);
+void task_io_stats_free(struct task_struct *tsk);
+void task_io_stats_free_signal(struct signal_struct *sig);
 
 #else /* !CONFIG_TASK_IO_STATS */
 
 static inline void task_io_stats_submit(struct bio *bio) { }
 static inline void task_io_wait_start(struct task_io_wait *w) { }
 static inline void task_io_wait_done(struct task_io_wait *w) { }
+static inline void task_io_stats_init(struct task_struct *tsk) { }
 static inline void task_io_stats_exit_signal(struct task_struct *tsk) { }
+static inline void task_io_stats_free(struct task_struct *tsk) { }
+static inline void task_io_stats_free_signal(struct signal_struct *sig) { }
 
 #endif /* CONFIG_TASK_IO_STATS */
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The counters of per-task block I/O statistics, kept in task_struct and
- * signal_struct.  The functions are in <linux/taskstats_io.h>.
+ * The counters of per-task block I/O statistics.  task_struct and
+ * signal_struct only hold a pointer to them (allocated on a task's first
+ * counted I/O), so <linux/sched.h> does not include this header.  The
+ * functions are in <linux/taskstats_io.h>.
  */
 #ifndef _LINUX_TASKSTATS_IO_TYPES_H
 #define _LINUX_TASKSTATS_IO_TYPES_H
@@ -10,10 +12,11 @@
 #include <uapi/linux/taskstats_io.h>
 
 /*
- * The counters of one task (in task_struct) or of the exited threads of a
- * thread group (in signal_struct).  Only the owning task writes its own
- * counters, from task context, so they need no lock; readers may see a
- * wait counted in wait_count before its duration reaches wait_total_ns.
+ * The counters of one task, or of the released threads of a thread group.
+ * Only the owning task writes its own counters, from task context, so they
+ * need no lock; a thread group's are written under siglock.  Readers may
+ * see a wait counted in wait_count before its duration reaches
+ * wait_total_ns.
  */
 struct task_io_stats {
 	u64	ops[TASKSTATS_IO_NR_OPS];
@@ -24,7 +27,11 @@ struct task_io_stats {
 	u64	wait_hist[TASKSTATS_IO_HIST_BUCKETS];
 };
 
-/* One wait in io_schedule(), from task_io_wait_start() to _done() */
+/*
+ * One wait in io_schedule(), from task_io_wait_start() to _done().
+ * @start_ns is 0 when the wait is not timed: accounting off, or a task
+ * that schedule() will not put to sleep (already woken, signal pending).
+ */
 struct task_io_wait {
 	u64		start_ns;
 	unsigned long	nvcsw;

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Memory of CONFIG_DM_STATISTIC per mapped device while its statistics are
+# stopped, host part (run by scripts/bench.sh): one boot of the patched
+# kernel with -smp 2,maxcpus=64, where tests/bench/statistic-memory/run.sh
+# creates 1,000 dm-linear devices with the dm exploiter off and on; this
+# script prints the table. Under TCG the guest kernel sees only the online
+# CPUs as possible (it takes QEMU's "Enabled=0" MADT entries for hotplug
+# CPUs only when it detects a hypervisor, and TCG advertises none): the
+# table says how many it saw.
+#
+# Environment: BENCH_DEVICES (default 1000), BENCH_MAXCPUS (default 64).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+name=bench-statistic-memory
+stage=$top/build/bench/statistic-memory
+mkdir -p "$stage"
+printf 'BENCH_DEVICES=%s\n' "${BENCH_DEVICES:-1000}" >"$stage/guest.conf"
+
+status=0
+"$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 1800 --mem 2048 \
+	--maxcpus "${BENCH_MAXCPUS:-64}" --guest-config "$stage/guest.conf" \
+	--suite bench/statistic-memory || status=$?
+
+line=$(sed -n 's/^# BENCH //p' "$top/build/logs/$name/tap.log")
+[[ -n $line ]] || { echo "bench statistic-memory: no result in build/logs/$name/tap.log" >&2; exit 1; }
+val() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$line"; }
+{
+	echo "CONFIG_DM_STATISTIC memory per mapped device, every statistic stopped:"
+	echo "patched kernel, QEMU TCG, 2 online of $(val possible_cpus) possible CPUs, $(val devices) dm-linear"
+	echo "devices, in alternating batches of 100 with dm_mod.statistic=0 (off) and =1 (on)"
+	echo
+	printf '%-28s %12s %12s %12s\n' "" "off" "on" "per device"
+	printf '%-28s %12s %12s %12s\n' "Slab (bytes)" "$(val off_slab)" "$(val on_slab)" "$(val per_device_slab)"
+	printf '%-28s %12s %12s %12s\n' "Percpu (bytes)" "$(val off_percpu)" "$(val on_percpu)" "$(val per_device_percpu)"
+	printf '%-28s %12s %12s %12s\n' "statistic layer (bytes)" "-" "-" "$(val per_device_layer)"
+	echo
+	echo "per device: $(val per_device) bytes, of which per-CPU (Percpu) $(val per_device_percpu) (goal < 200)"
+	echo "per device and possible CPU: $(val per_device_per_cpu) bytes"
+	echo "ratio on/off, Slab + Percpu: $(awk -v a="$(val on_slab)" -v b="$(val on_percpu)" \
+		-v c="$(val off_slab)" -v d="$(val off_percpu)" 'BEGIN { printf "%.3f", (a + b) / (c + d) }')"
+} | tee "$stage/report.txt"
+exit $status

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Booted with debugfs=off: the generic statistics layer works without
+# debugfs, silently. Creating and removing 100 mapped devices (each gets
+# an interface of the layer, with no directory) adds no kernel log line.
+. ../lib.sh
+
+if ! grep -qE '(^| )debugfs=off( |$)' /proc/cmdline; then
+	skip "no kernel log line without debugfs" "boot with debugfs=off to run this suite"
+	tap_finish
+	exit
+fi
+check_eq "debugfs cannot be mounted" "" \
+	"$(grep -w debugfs /proc/filesystems)"
+
+lines() { dmesg | wc -l; }
+before=$(lines)
+i=0 t=
+while [ $i -lt 100 ]; do
+	t="${t}nodebugfs-$i,,,rw,0 8 zero;"
+	i=$((i + 1))
+done
+dmsetup create --noudevsync --concise "${t%;}"
+check_eq "100 devices created" 100 "$(dmsetup ls | grep -c '^nodebugfs-')"
+/usr/bin/dd if=/dev/mapper/nodebugfs-0 of=/dev/null bs=4096 count=4 iflag=direct status=none
+check_eq "I/O on them works" 0 "$?"
+i=0 n=
+while [ $i -lt 100 ]; do
+	n="$n nodebugfs-$i"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086
+dmsetup remove --noudevsync $n
+check_eq "100 devices removed" 0 "$(dmsetup ls | grep -c '^nodebugfs-')"
+after=$(lines)
+check_eq "no new kernel log line" "$before" "$after"
+[ "$before" = "$after" ] || dmesg | tail -n $((after - before)) | sed 's/^/# /'
+tap_finish
