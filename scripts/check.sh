@@ -116,6 +116,9 @@ if step kernel-build make -s kernel; then
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
 	guest patched --kernel patched --kunit-suites "$kunit_suites" $(scripts/guest-suites.sh patched)
+	# bpftrace and its 200 MiB of libraries: a guest of their own
+	# shellcheck disable=SC2046
+	guest bpftrace --kernel patched --mem 2048 $(scripts/guest-suites.sh bpftrace)
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit

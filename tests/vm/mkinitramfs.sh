@@ -42,6 +42,8 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # The io-trace suite: util-linux losetup (--direct-io).
 programs+=(/sbin/losetup)
+# The io-bpftrace suite: bpftrace, only in its guest (200 MiB of libraries).
+[[ " $suites " == *" io-bpftrace "* ]] && programs+=(/usr/bin/bpftrace)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Our own user-space programs, when they have been built.

@@ -5,7 +5,7 @@
 
 #include <event-parse.h>
 #include <fmt/format.h>
-#include <tracefs.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +14,33 @@
 #include <map>
 
 #include "iotally/error.hpp"
+
+// libtracefs 1.6's <tracefs.h> is not valid C++ (an inline function
+// passes an int for an enum), so the few functions used here are declared
+// as that header declares them.
+extern "C" {
+struct tracefs_instance;
+const char* tracefs_tracing_dir(void);
+struct tracefs_instance* tracefs_instance_create(const char* name);
+int tracefs_instance_destroy(struct tracefs_instance* instance);
+void tracefs_instance_free(struct tracefs_instance* instance);
+int tracefs_instance_file_write(struct tracefs_instance* instance, const char* file,
+                                const char* str);
+char* tracefs_instance_file_read(struct tracefs_instance* instance, const char* file, int* psize);
+int tracefs_event_enable(struct tracefs_instance* instance, const char* system, const char* event);
+int tracefs_event_disable(struct tracefs_instance* instance, const char* system, const char* event);
+int tracefs_trace_on(struct tracefs_instance* instance);
+int tracefs_trace_off(struct tracefs_instance* instance);
+bool tracefs_event_file_exists(struct tracefs_instance* instance, const char* system,
+                               const char* event, const char* file);
+struct tep_handle* tracefs_local_events_system(const char* tracing_dir,
+                                               const char* const* sys_names);
+int tracefs_load_cmdlines(const char* tracing_dir, struct tep_handle* tep);
+int tracefs_iterate_raw_events(struct tep_handle* tep, struct tracefs_instance* instance,
+                               cpu_set_t* cpus, int cpu_size,
+                               int (*callback)(struct tep_event*, struct tep_record*, int, void*),
+                               void* callback_context);
+}
 
 namespace iotally {
 
@@ -82,7 +109,7 @@ struct TraceReader::Instance {
         std::ifstream f(fmt::format("/proc/{}/comm", pid));
         std::string name;
         if (!std::getline(f, name))
-            name = "?";
+            name.assign(1, '?');  // not = "?": GCC 12's -Wrestrict false positive
         comms[pid] = name;
         return name;
     }
@@ -111,10 +138,8 @@ TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb)
                   : std::string_view(name) == "wait_start" ? IoEvent::Kind::wait_start
                                                            : IoEvent::Kind::wait_done,
                   {}};
-        for (int i = 0; i < ev->format.nr_fields; i++) {
-            tep_format_field* f = ev->format.fields[i];
+        for (tep_format_field* f = ev->format.fields; f; f = f->next)
             d.fields[f->name] = f;
-        }
         inst_->decoders.emplace(ev->id, std::move(d));
     }
     errno = 0;
