@@ -149,6 +149,7 @@ static struct kunit_suite io_trace_test_suite = {
 	.name = "io-trace",
 	.test_cases = io_trace_test_cases,
 };
+
 kunit_test_suite(io_trace_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the io trace events' helpers");

@@ -57,7 +57,7 @@ static const char io_trace_unknown[] = "<unknown>";
 DEFINE_STATIC_KEY_FALSE(io_trace_key);
 
 struct io_trace_bucket {
-	spinlock_t		lock;
+	spinlock_t		lock;	/* protects head */
 	struct hlist_head	head;
 };
 
@@ -364,7 +364,8 @@ static bool io_trace_folio(struct io_trace_info *info, struct folio *folio,
 	bool pagecache = false;
 
 	rcu_read_lock();
-	mapping = READ_ONCE(folio->mapping);
+	/* A slab's struct slab overlays the mapping: kmalloc()ed buffers */
+	mapping = folio_test_slab(folio) ? NULL : READ_ONCE(folio->mapping);
 	if (!mapping || ((unsigned long)mapping & PAGE_MAPPING_FLAGS) ||
 	    folio_test_swapcache(folio)) {
 		io_trace_no_file(info, io_trace_none);

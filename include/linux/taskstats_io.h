@@ -71,6 +71,7 @@ static inline void task_io_wait_start(struct task_io_wait *w)
 {
 	io_trace_sleep();
 }
+
 static inline void task_io_wait_done(struct task_io_wait *w) { }
 static inline void task_io_stats_exit_signal(struct task_struct *tsk) { }
 

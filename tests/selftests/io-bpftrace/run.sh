@@ -19,7 +19,8 @@ mke2fs -q -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
 echo 0 >/proc/sys/vm/dirty_writeback_centisecs
 mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount"
 mkdir -p /mnt/a/dir
-DM=$(basename "$(readlink -f /dev/mapper/iofs)")
+DM=$(dmsetup info -c --noheadings -o blkdevname iofs)
+[ -n "$DM" ] || bail "cannot name the dm device"
 
 # bt_start NAME: bpftrace NAME.bt in the background, once its BEGIN ran
 bt_start() {
