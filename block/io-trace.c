@@ -619,19 +619,50 @@ void __io_trace_hint_end(struct io_trace_hint *h)
 	io_trace_unregister(io_trace_hints, &h->node);
 }
 
+/*
+ * A reference to the inode whose page cache @folio is in, or NULL: the
+ * caller holds a reference to the folio, whose mapping may be going away
+ * (RCU keeps the inode readable, igrab() refuses one being freed).
+ */
+static struct inode *io_trace_folio_igrab(struct folio *folio)
+{
+	struct address_space *mapping;
+	struct inode *inode = NULL;
+
+	rcu_read_lock();
+	mapping = folio_test_slab(folio) ? NULL : READ_ONCE(folio->mapping);
+	if (mapping && !((unsigned long)mapping & PAGE_MAPPING_FLAGS) &&
+	    !folio_test_swapcache(folio) && READ_ONCE(mapping->host))
+		inode = igrab(READ_ONCE(mapping->host));
+	rcu_read_unlock();
+	return inode;
+}
+
 void __io_trace_wait_begin(struct io_trace_wait *w, enum io_trace_wait_kind kind,
 			   const void *obj, u64 arg)
 {
-	if (kind == IO_TRACE_WAIT_FOLIO_DROP)
-		return;
 	/* A folio lock is a wait for I/O only while the read is in flight */
-	if (kind == IO_TRACE_WAIT_FOLIO && arg != PG_writeback &&
-	    folio_test_uptodate((struct folio *)obj))
+	if ((kind == IO_TRACE_WAIT_FOLIO || kind == IO_TRACE_WAIT_FOLIO_DROP) &&
+	    arg != PG_writeback && folio_test_uptodate((struct folio *)obj))
 		return;
 	w->task = current;
 	w->kind = kind;
 	w->obj = obj;
 	w->bytes = arg;
+	if (kind == IO_TRACE_WAIT_FOLIO_DROP) {
+		/*
+		 * The waiter lets go of the folio before it sleeps (the
+		 * readahead wait of filemap_update_page()): keep its inode
+		 * instead, and where in it the folio was.
+		 */
+		struct folio *folio = (struct folio *)obj;
+
+		w->obj = io_trace_folio_igrab(folio);
+		if (!w->obj)
+			return;
+		w->sector = folio_pos(folio);
+		w->bytes = folio_size(folio);
+	}
 	if (kind == IO_TRACE_WAIT_BIO) {
 		const struct bio *bio = obj;
 
@@ -677,6 +708,7 @@ static void io_trace_wait_info(struct io_trace_info *info,
 	struct block_device *bdev = NULL;
 	struct buffer_head *bh;
 	struct folio *folio;
+	struct inode *inode;
 	struct kiocb *iocb;
 	struct bio *bio;
 	bool pageio;
@@ -706,6 +738,19 @@ static void io_trace_wait_info(struct io_trace_info *info,
 					       bio_flagged(bio, BIO_PAGE_PINNED),
 					       pageio);
 		return;
+	case IO_TRACE_WAIT_FOLIO_DROP:
+		inode = (struct inode *)w->obj;
+		info->bytes = w->bytes;
+		info->opf = REQ_OP_READ;
+		if (S_ISBLK(inode->i_mode)) {
+			bdev = I_BDEV(inode);
+			io_trace_no_file(info, io_trace_none);
+		} else {
+			bdev = inode->i_sb->s_bdev;
+			io_trace_inode(info, inode, w->sector);
+			info->path = io_trace_inode_name(inode, buf);
+		}
+		break;
 	case IO_TRACE_WAIT_FOLIO:
 		folio = (struct folio *)w->obj;
 		info->bytes = folio_size(folio);
@@ -759,8 +804,11 @@ void __io_trace_wait_end(struct io_trace_wait *w)
 	char buf[IO_TRACE_PATH_MAX];
 
 	io_trace_unregister(io_trace_waits, &w->node);
-	if (!w->fired || !trace_wait_done_enabled())
-		return;
-	io_trace_wait_info(&info, w, buf);
-	trace_wait_done(&info);
+	if (w->fired && trace_wait_done_enabled()) {
+		io_trace_wait_info(&info, w, buf);
+		trace_wait_done(&info);
+	}
+	/* The reader's open file holds the inode too: never the last iput() */
+	if (w->kind == IO_TRACE_WAIT_FOLIO_DROP)
+		iput((struct inode *)w->obj);
 }

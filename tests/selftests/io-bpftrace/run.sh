@@ -15,7 +15,7 @@ DD=/usr/bin/dd
 modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
 	completion_nsec=500000 submit_queues=1 || bail "modprobe null_blk"
 dmsetup create --noudevsync iofs --table "0 262144 linear /dev/nullb0 0" || bail "dm-linear"
-mke2fs -q -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
+/sbin/mke2fs -q -F -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
 echo 0 >/proc/sys/vm/dirty_writeback_centisecs
 mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount"
 mkdir -p /mnt/a/dir
