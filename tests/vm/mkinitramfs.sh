@@ -78,6 +78,12 @@ for p in "${programs[@]}"; do
 	esac
 done
 ln -s dmsetup "$root/usr/sbin/dmstats"
+# bpftrace parses its scripts' types with clang: the kernel's UAPI headers.
+if [[ " $suites " == *" io-bpftrace "* ]]; then
+	for d in /usr/include/linux /usr/include/asm-generic /usr/include/x86_64-linux-gnu/asm; do
+		mkdir -p "$root$(dirname "$d")" && cp -a "$d" "$root$d"
+	done
+fi
 # tmux needs a terminfo entry for its terminal.
 for t in /usr/share/terminfo/x/xterm /lib/terminfo/x/xterm /usr/share/terminfo/s/screen /lib/terminfo/s/screen \
 	/lib/terminfo/l/linux /lib/terminfo/v/vt100; do

@@ -3,8 +3,10 @@
 #
 # The io trace events (Documentation/trace/io-provider.rst).
 #
-# A null_blk disk (memory backed, blk-mq, completions 0.5 ms after
-# submission on a timer, so that tasks really wait, and at most 32 KiB per
+# A null_blk disk (memory backed, blk-mq, completions 3 ms after
+# submission on a timer, so that tasks really wait even under TCG, where
+# the code between a submission and its wait can take a millisecond of
+# the host's time, and at most 32 KiB per
 # request, so that big bios are split) carries: ext4 on dm-linear, a
 # dm-crypt device, raw block-device I/O, and a loop device over a file of
 # the ext4.  Each phase runs a known workload with every io event on in a
@@ -27,7 +29,7 @@ DD=/usr/bin/dd
 
 [ -d $TR/events/io ] || bail "no io trace events in $TR"
 modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
-	completion_nsec=500000 max_sectors=64 submit_queues=1 || bail "modprobe null_blk"
+	completion_nsec=3000000 max_sectors=64 submit_queues=1 || bail "modprobe null_blk"
 NULLB=/dev/nullb0
 [ -b $NULLB ] || bail "$NULLB is missing"
 modprobe loop 2>/dev/null
@@ -180,8 +182,9 @@ ls -l /mnt/a/dir >/dev/null
 trace_end metadata
 pairs metadata "metadata"
 waits metadata "metadata"
-check_cmp "metadata: ls waits on a <none> buffer of the file system" -gt \
-	"$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)" 0
+n=$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)
+check_cmp "metadata: ls waits on a <none> buffer of the file system" -gt "$n" 0
+[ "$n" -gt 0 ] || sed 's/^/# /' $T/metadata
 
 # --- Raw block device: split bios fire once, merged ones once each ---
 trace_begin
@@ -274,8 +277,8 @@ if command -v iotally >/dev/null; then
 		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
 dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
 		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop)"
-	check_eq "snoop: latencies of at least the disk's 0.5 ms" 2 \
-		"$(awk 'NR > 1 && $7 >= 0.5' $T/snoop | wc -l)"
+	check_eq "snoop: latencies of at least the disk's 3 ms" 2 \
+		"$(awk 'NR > 1 && $7 >= 3' $T/snoop | wc -l)"
 
 	snoop_start snoop.json --json snoop --device nullb0
 	$DD if=/dev/zero of=$NULLB bs=64k count=1 seek=8192 oflag=direct status=none
@@ -322,6 +325,8 @@ else
 fi
 
 # --- Under load, every event on: the debug kernel watches for splats ---
+# iotally snoop -W in its own instance at the same time, a second consumer
+command -v iotally >/dev/null && snoop_start snoop.load snoop -W
 trace_begin
 fio --name=load --directory=/mnt/a/dir --size=4m --nrfiles=4 --bs=4k --rw=randrw \
 	--ioengine=psync --numjobs=2 --time_based --runtime=8 --fsync=16 >/dev/null 2>&1 &
@@ -337,6 +342,16 @@ sync
 trace_end load
 pairs load "load"
 waits load "load"
+if command -v iotally >/dev/null; then
+	kill -INT $snpid
+	wait $snpid
+	check_eq "load: snoop beside another instance ends cleanly" 0 "$?"
+	check_cmp "load: snoop saw the load" -gt "$(grep -c ' /mnt/a/dir/' $T/snoop.load)" 10
+	echo "# --- iotally snoop -W under the load (first lines) ---"
+	head -40 $T/snoop.load | sed 's/^/# /'
+fi
+echo "# --- the event format ---"
+sed 's/^/# /' $TR/events/io/start/format
 
 umount /mnt/a
 dmsetup remove iocrypt
