@@ -78,7 +78,8 @@ nlohmann::json summary_json(const std::string& kind, const BytesSummary& bytes,
     nlohmann::json rows = nlohmann::json::array();
     if (kind == "bytes") {
         for (const auto& r : bytes.rows())
-            rows.push_back({{"device", r.device}, {"app", r.comm}, {"pid", r.pid}, {"bytes", r.bytes}});
+            rows.push_back(
+                {{"device", r.device}, {"app", r.comm}, {"pid", r.pid}, {"bytes", r.bytes}});
     } else if (kind == "latency") {
         for (const auto& [file, h] : lat.files()) {
             nlohmann::json b = nlohmann::json::array();
@@ -114,7 +115,7 @@ void snoop(Context& ctx, bool json, const SnoopOptions& o) {
     long lines = 0;
     bool header = !json && o.summary.empty();
     if (header)
-        *ctx.out << snoop_header() << (o.waits ? "  (waits: WAIT instead of RW)" : "") << "\n";
+        *ctx.out << snoop_header() << (o.waits ? "  (-W: a wait ends in WAIT)" : "") << "\n";
     ctx.out->flush();
     auto on_event = [&](const IoEvent& e) {
         if (!t0)
@@ -209,9 +210,9 @@ void register_snoop(Registry& r) {
     r.add(sub, [=, &ctx, &json] {
         if (!o->summary.empty() && o->summary != "bytes" && o->summary != "latency" &&
             o->summary != "waits")
-            throw Error(ErrorKind::usage,
-                        fmt::format("snoop: --summary '{}': expected bytes, latency or waits",
-                                    o->summary));
+            throw Error(
+                ErrorKind::usage,
+                fmt::format("snoop: --summary '{}': expected bytes, latency or waits", o->summary));
         if (o->filter.pid < 0 || o->filter.min_latency_ms < 0 || o->duration < 0 || o->count < 0 ||
             o->buffer_kb == 0)
             throw Error(ErrorKind::usage,

@@ -14,14 +14,14 @@ namespace iotally {
 
 std::string_view kind_name(IoEvent::Kind k) {
     switch (k) {
-    case IoEvent::Kind::start:
-        return "start";
-    case IoEvent::Kind::done:
-        return "done";
-    case IoEvent::Kind::wait_start:
-        return "wait_start";
-    case IoEvent::Kind::wait_done:
-        return "wait_done";
+        case IoEvent::Kind::start:
+            return "start";
+        case IoEvent::Kind::done:
+            return "done";
+        case IoEvent::Kind::wait_start:
+            return "wait_start";
+        case IoEvent::Kind::wait_done:
+            return "wait_done";
     }
     return "?";
 }
@@ -35,7 +35,8 @@ std::string unescape_octal(std::string_view s) {
         if (s[i] == '\\' && i + 3 < s.size() &&
             std::all_of(s.begin() + i + 1, s.begin() + i + 4,
                         [](char c) { return c >= '0' && c <= '7'; })) {
-            out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+            out +=
+                static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
             i += 3;
         } else {
             out += s[i];
@@ -101,7 +102,8 @@ std::optional<IoRecord> IoMatcher::add_io(const IoEvent& e) {
     Key key{e.dev, e.sector, e.bytes};
     if (e.kind == IoEvent::Kind::start) {
         // Its done may have been read first, from another CPU's buffer.
-        if (auto d = early_dones_.find(key); d != early_dones_.end() && d->second.ts_ns >= e.ts_ns) {
+        if (auto d = early_dones_.find(key);
+            d != early_dones_.end() && d->second.ts_ns >= e.ts_ns) {
             IoRecord r{e, std::move(d->second)};
             early_dones_.erase(d);
             return r;
@@ -127,7 +129,8 @@ std::optional<IoRecord> IoMatcher::add_io(const IoEvent& e) {
 
 std::optional<WaitRecord> IoMatcher::add_wait(const IoEvent& e) {
     if (e.kind == IoEvent::Kind::wait_start) {
-        if (auto d = early_waits_.find(e.pid); d != early_waits_.end() && d->second.ts_ns >= e.ts_ns) {
+        if (auto d = early_waits_.find(e.pid);
+            d != early_waits_.end() && d->second.ts_ns >= e.ts_ns) {
             WaitRecord w{e, std::move(d->second)};
             early_waits_.erase(d);
             return w;
@@ -242,8 +245,7 @@ void Log2Histogram::add(std::uint64_t v) {
 // DTrace's quantize(): value, a bar of 40 '@' scaled to the count, count;
 // an empty row above and below the used range.
 std::string Log2Histogram::render() const {
-    std::string s =
-        fmt::format("{:>16}  {:-^40} {}\n", "value", " Distribution ", "count");
+    std::string s = fmt::format("{:>16}  {:-^40} {}\n", "value", " Distribution ", "count");
     if (buckets_.empty())
         return s;
     int lo = buckets_.begin()->first - 1, hi = buckets_.rbegin()->first + 1;
@@ -286,11 +288,12 @@ std::vector<WaitSummary::Row> WaitSummary::rows() const {
 }
 
 std::string WaitSummary::render() const {
-    std::string s =
-        fmt::format("{:>10} {:<16} {:>8} {:>12} {:>10}\n", "PID", "COMM", "WAITS", "TOTAL(ms)", "MAX(ms)");
+    std::string s = fmt::format("{:>10} {:<16} {:>8} {:>12} {:>10}\n", "PID", "COMM", "WAITS",
+                                "TOTAL(ms)", "MAX(ms)");
     for (const auto& r : rows())
-        s += fmt::format("{:>10} {:<16} {:>8} {:>12.3f} {:>10.3f}\n", r.pid, r.comm, r.waits,
-                         static_cast<double>(r.total_ns) / 1e6, static_cast<double>(r.max_ns) / 1e6);
+        s +=
+            fmt::format("{:>10} {:<16} {:>8} {:>12.3f} {:>10.3f}\n", r.pid, r.comm, r.waits,
+                        static_cast<double>(r.total_ns) / 1e6, static_cast<double>(r.max_ns) / 1e6);
     return s;
 }
 

@@ -133,8 +133,8 @@ TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb)
         if (!ev)
             throw Error(ErrorKind::unsupported,
                         fmt::format("the kernel has no io:{} trace event", name));
-        Decoder d{std::string_view(name) == "start"  ? IoEvent::Kind::start
-                  : std::string_view(name) == "done" ? IoEvent::Kind::done
+        Decoder d{std::string_view(name) == "start"        ? IoEvent::Kind::start
+                  : std::string_view(name) == "done"       ? IoEvent::Kind::done
                   : std::string_view(name) == "wait_start" ? IoEvent::Kind::wait_start
                                                            : IoEvent::Kind::wait_done,
                   {}};

@@ -45,8 +45,8 @@ TEST(IoMatcher, DoneCompletesItsStart) {
 TEST(IoMatcher, KeyIsDeviceSectorAndSize) {
     IoMatcher m;
     m.add_io(ev(K::start, 1000, 8, 4096));
-    EXPECT_FALSE(m.add_io(ev(K::done, 2000, 8, 8192)));            // other size
-    EXPECT_FALSE(m.add_io(ev(K::done, 2000, 16, 4096)));           // other sector
+    EXPECT_FALSE(m.add_io(ev(K::done, 2000, 8, 8192)));              // other size
+    EXPECT_FALSE(m.add_io(ev(K::done, 2000, 16, 4096)));             // other sector
     EXPECT_FALSE(m.add_io(ev(K::done, 2000, 8, 4096, 100, nullb)));  // other device
     EXPECT_TRUE(m.add_io(ev(K::done, 2000, 8, 4096)));
     m.expire(10'000'000'000ULL, 1'000'000'000ULL);
@@ -192,8 +192,9 @@ TEST(Log2Histogram, BucketsArePowersOfTwo) {
             continue;
         }
         EXPECT_LE(Log2Histogram::bucket_low(b), v) << v;
-        if (b < 63)
+        if (b < 63) {
             EXPECT_GT(Log2Histogram::bucket_low(b + 1), v) << v;
+        }
     }
 }
 
