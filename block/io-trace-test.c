@@ -10,7 +10,7 @@
 /* Every operation: B_READ only for reads, B_WRITE for everything else */
 static void io_trace_bflags_direction(struct kunit *test)
 {
-	static const u32 ops[] = {
+	static const blk_opf_t ops[] = {
 		REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH, REQ_OP_DISCARD,
 		REQ_OP_SECURE_ERASE, REQ_OP_ZONE_APPEND, REQ_OP_WRITE_ZEROES,
 	};
@@ -21,14 +21,14 @@ static void io_trace_bflags_direction(struct kunit *test)
 		u32 want = ops[i] == REQ_OP_READ ? IO_TRACE_B_READ :
 						   IO_TRACE_B_WRITE;
 
-		KUNIT_EXPECT_EQ_MSG(test, f, want, "op %u", ops[i]);
+		KUNIT_EXPECT_EQ_MSG(test, f, want, "op %u", (__force u32)ops[i]);
 	}
 }
 
 /* B_ASYNC exactly when REQ_SYNC is clear, whatever else is set */
 static void io_trace_bflags_async(struct kunit *test)
 {
-	static const u32 extra[] = { 0, REQ_FUA, REQ_META, REQ_RAHEAD,
+	static const blk_opf_t extra[] = { 0, REQ_FUA, REQ_META, REQ_RAHEAD,
 				     REQ_PREFLUSH, REQ_IDLE };
 	unsigned int i;
 
@@ -66,7 +66,7 @@ static void io_trace_bflags_values(struct kunit *test)
 }
 
 struct rwbs_case {
-	u32 opf;
+	blk_opf_t opf;
 	const char *rwbs;
 };
 
@@ -96,7 +96,7 @@ static void io_trace_rwbs(struct kunit *test)
 		memset(rwbs, 'x', sizeof(rwbs));
 		io_trace_fill_rwbs(rwbs, cases[i].opf);
 		KUNIT_EXPECT_STREQ_MSG(test, rwbs, cases[i].rwbs, "opf 0x%x",
-				       cases[i].opf);
+				       (__force u32)cases[i].opf);
 	}
 }
 

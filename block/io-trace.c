@@ -159,7 +159,7 @@ postcore_initcall(io_trace_init);
  * Return: B_READ for reads, B_WRITE for every other operation, B_ASYNC
  * unless REQ_SYNC is set, and B_PHYS or B_PAGEIO (never both).
  */
-u32 io_trace_bflags(u32 opf, bool pinned, bool pagecache)
+u32 io_trace_bflags(blk_opf_t opf, bool pinned, bool pagecache)
 {
 	u32 f = (opf & REQ_OP_MASK) == REQ_OP_READ ? IO_TRACE_B_READ :
 						     IO_TRACE_B_WRITE;
@@ -183,7 +183,7 @@ EXPORT_SYMBOL_GPL(io_trace_bflags);
  * secure erase, Z for write zeroes, N for anything else), then F for FUA,
  * A for readahead, S for sync and M for metadata, as blktrace writes it.
  */
-void io_trace_fill_rwbs(char *rwbs, u32 opf)
+void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf)
 {
 	int i = 0;
 

@@ -12,6 +12,7 @@
 #ifndef _LINUX_IO_TRACE_H
 #define _LINUX_IO_TRACE_H
 
+#include <linux/blk_types.h>
 #include <linux/types.h>
 
 struct bio;
@@ -96,7 +97,7 @@ struct io_trace_info {
 	dev_t		fsdev;
 	u32		bytes;
 	u32		bflags;
-	u32		opf;
+	blk_opf_t	opf;
 	u32		resid;
 	int		error;
 	int		oflags;
@@ -193,8 +194,8 @@ static inline void io_trace_sleep(void) { }
 #endif /* CONFIG_IO_TRACE_EVENTS */
 
 /* Pure helpers, in block/io-trace.c, tested by block/io-trace-test.c */
-u32 io_trace_bflags(u32 opf, bool pinned, bool pagecache);
-void io_trace_fill_rwbs(char *rwbs, u32 opf);
+u32 io_trace_bflags(blk_opf_t opf, bool pinned, bool pagecache);
+void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf);
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk);
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);
