@@ -133,6 +133,9 @@ if step kernel-build make -s kernel; then
 	# the same kernel without debugfs: the statistics layer stays silent
 	# shellcheck disable=SC2046
 	guest patched-nodebugfs --kernel patched --append debugfs=off $(scripts/guest-suites.sh nodebugfs)
+	# bpftrace and its 200 MiB of libraries: a guest of their own
+	# shellcheck disable=SC2046
+	guest bpftrace --kernel patched --mem 2048 $(scripts/guest-suites.sh bpftrace)
 fi
 
 # 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit

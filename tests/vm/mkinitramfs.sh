@@ -46,6 +46,10 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
 # iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
+# The io-trace suite: util-linux losetup (--direct-io).
+programs+=(/sbin/losetup)
+# The io-bpftrace suite: bpftrace, only in its guest (200 MiB of libraries).
+[[ " $suites " == *" io-bpftrace "* ]] && programs+=(/usr/bin/bpftrace)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Our own user-space programs, when they have been built.
@@ -80,6 +84,12 @@ for p in "${programs[@]}"; do
 	esac
 done
 ln -s dmsetup "$root/usr/sbin/dmstats"
+# bpftrace parses its scripts' types with clang: the kernel's UAPI headers.
+if [[ " $suites " == *" io-bpftrace "* ]]; then
+	for d in /usr/include/linux /usr/include/asm-generic /usr/include/x86_64-linux-gnu/asm; do
+		mkdir -p "$root$(dirname "$d")" && cp -a "$d" "$root$d"
+	done
+fi
 # tmux needs a terminfo entry for its terminal.
 for t in /usr/share/terminfo/x/xterm /lib/terminfo/x/xterm /usr/share/terminfo/s/screen /lib/terminfo/s/screen \
 	/lib/terminfo/l/linux /lib/terminfo/v/vt100; do

@@ -37,7 +37,7 @@ _iotally()
         prev=${COMP_WORDS[COMP_CWORD - 1]}
     fi
 
-    local commands="help message create delete clear list print set-aux update report histogram top export stat tasks"
+    local commands="help message create delete clear list print set-aux update report histogram top export stat tasks snoop"
     local cmd="" i arg nonopt=0
     for ((i = 1; i < cword; i++)); do
         arg=${words[i]}
@@ -95,6 +95,7 @@ _iotally()
     histogram) opts="--group --area --interval" ;;
     top) opts="--interval --count --sort --select --max --program-id" ;;
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;
+    snoop) opts="--device --file --pid --min-latency --summary --waits --duration --count --buffer-kb" ;;
     export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id" ;;
     stat)
         if ((nonopt == 0)); then

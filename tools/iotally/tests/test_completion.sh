@@ -25,4 +25,6 @@ expect "scale=" iotally stat set dm-0 sc
 expect "@stats_print @stats_print_clear" iotally message vol @stats_p
 expect "list" iotally -j li
 expect "r_tps,w_tps" iotally report -o r_tps,w_t
+expect "snoop" iotally sn
+expect "--summary" iotally snoop --su
 exit $fail

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the io trace events' pure helpers: b_flags, rwbs and the
+ * driver name made from a disk name.
+ */
+#include <kunit/test.h>
+#include <linux/blk_types.h>
+#include <linux/io_trace.h>
+
+/* Every operation: B_READ only for reads, B_WRITE for everything else */
+static void io_trace_bflags_direction(struct kunit *test)
+{
+	static const blk_opf_t ops[] = {
+		REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH, REQ_OP_DISCARD,
+		REQ_OP_SECURE_ERASE, REQ_OP_ZONE_APPEND, REQ_OP_WRITE_ZEROES,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		u32 f = io_trace_bflags(ops[i] | REQ_SYNC, false, false);
+		u32 want = ops[i] == REQ_OP_READ ? IO_TRACE_B_READ :
+						   IO_TRACE_B_WRITE;
+
+		KUNIT_EXPECT_EQ_MSG(test, f, want, "op %u", (__force u32)ops[i]);
+	}
+}
+
+/* B_ASYNC exactly when REQ_SYNC is clear, whatever else is set */
+static void io_trace_bflags_async(struct kunit *test)
+{
+	static const blk_opf_t extra[] = { 0, REQ_FUA, REQ_META, REQ_RAHEAD,
+				     REQ_PREFLUSH, REQ_IDLE };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(extra); i++) {
+		KUNIT_EXPECT_TRUE(test, io_trace_bflags(REQ_OP_WRITE | extra[i],
+							false, false) &
+				  IO_TRACE_B_ASYNC);
+		KUNIT_EXPECT_FALSE(test, io_trace_bflags(REQ_OP_WRITE | REQ_SYNC |
+							 extra[i], false, false) &
+				   IO_TRACE_B_ASYNC);
+	}
+}
+
+/* B_PHYS for pinned pages, B_PAGEIO for page cache, never both */
+static void io_trace_bflags_pages(struct kunit *test)
+{
+	const u32 both = IO_TRACE_B_PHYS | IO_TRACE_B_PAGEIO;
+
+	KUNIT_EXPECT_EQ(test, io_trace_bflags(REQ_OP_READ, false, false) & both, 0u);
+	KUNIT_EXPECT_EQ(test, io_trace_bflags(REQ_OP_READ, true, false) & both,
+			(u32)IO_TRACE_B_PHYS);
+	KUNIT_EXPECT_EQ(test, io_trace_bflags(REQ_OP_READ, false, true) & both,
+			(u32)IO_TRACE_B_PAGEIO);
+	KUNIT_EXPECT_EQ(test, io_trace_bflags(REQ_OP_READ, true, true) & both,
+			(u32)IO_TRACE_B_PHYS);
+}
+
+/* The values are DTrace's, so scripts written for it keep working */
+static void io_trace_bflags_values(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, IO_TRACE_B_READ, 0x40);
+	KUNIT_EXPECT_EQ(test, IO_TRACE_B_WRITE, 0x100);
+	KUNIT_EXPECT_EQ(test, io_trace_bflags(REQ_OP_WRITE, false, true),
+			(u32)(0x100 | 0x400 | 0x010));
+}
+
+struct rwbs_case {
+	blk_opf_t opf;
+	const char *rwbs;
+};
+
+static void io_trace_rwbs(struct kunit *test)
+{
+	static const struct rwbs_case cases[] = {
+		{ REQ_OP_READ, "R" },
+		{ REQ_OP_READ | REQ_RAHEAD, "RA" },
+		{ REQ_OP_READ | REQ_SYNC | REQ_META, "RSM" },
+		{ REQ_OP_WRITE, "W" },
+		{ REQ_OP_WRITE | REQ_SYNC, "WS" },
+		{ REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA | REQ_SYNC, "FWFS" },
+		{ REQ_OP_FLUSH, "F" },
+		{ REQ_OP_WRITE | REQ_PREFLUSH, "FW" },
+		{ REQ_OP_DISCARD, "D" },
+		{ REQ_OP_SECURE_ERASE, "DE" },
+		{ REQ_OP_WRITE_ZEROES, "Z" },
+		{ REQ_OP_ZONE_RESET, "N" },
+		/* The longest: every letter at once still fits */
+		{ REQ_OP_SECURE_ERASE | REQ_PREFLUSH | REQ_FUA | REQ_RAHEAD |
+		  REQ_SYNC | REQ_META, "FDEFASM" },
+	};
+	char rwbs[IO_TRACE_RWBS_LEN];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(rwbs, 'x', sizeof(rwbs));
+		io_trace_fill_rwbs(rwbs, cases[i].opf);
+		KUNIT_EXPECT_STREQ_MSG(test, rwbs, cases[i].rwbs, "opf 0x%x",
+				       (__force u32)cases[i].opf);
+	}
+}
+
+struct driver_case {
+	const char *disk;
+	const char *driver;
+};
+
+static void io_trace_driver_names(struct kunit *test)
+{
+	static const struct driver_case cases[] = {
+		{ "dm-3", "dm" }, { "dm-12", "dm" }, { "loop0", "loop" },
+		{ "ram15", "ram" }, { "nullb0", "nullb" }, { "vda", "vda" },
+		{ "nvme0n1", "nvme0n" }, { "md127", "md" }, { "123", "123" },
+		{ "-7", "-7" }, { "", "" },
+	};
+	char driver[16];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		io_trace_driver_from_disk(driver, sizeof(driver), cases[i].disk);
+		KUNIT_EXPECT_STREQ_MSG(test, driver, cases[i].driver, "disk %s",
+				       cases[i].disk);
+	}
+}
+
+/* A short buffer gets a NUL-terminated prefix, never an overrun */
+static void io_trace_driver_truncated(struct kunit *test)
+{
+	char driver[8];
+
+	memset(driver, 'x', sizeof(driver));
+	io_trace_driver_from_disk(driver, 4, "abcdefgh1");
+	KUNIT_EXPECT_STREQ(test, driver, "abc");
+	KUNIT_EXPECT_EQ(test, driver[4], 'x');
+}
+
+static struct kunit_case io_trace_test_cases[] = {
+	KUNIT_CASE(io_trace_bflags_direction),
+	KUNIT_CASE(io_trace_bflags_async),
+	KUNIT_CASE(io_trace_bflags_pages),
+	KUNIT_CASE(io_trace_bflags_values),
+	KUNIT_CASE(io_trace_rwbs),
+	KUNIT_CASE(io_trace_driver_names),
+	KUNIT_CASE(io_trace_driver_truncated),
+	{}
+};
+
+static struct kunit_suite io_trace_test_suite = {
+	.name = "io-trace",
+	.test_cases = io_trace_test_cases,
+};
+
+kunit_test_suite(io_trace_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the io trace events' helpers");
+MODULE_LICENSE("GPL");

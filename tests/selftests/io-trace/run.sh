@@ -1,0 +1,360 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The io trace events (Documentation/trace/io-provider.rst).
+#
+# A null_blk disk (memory backed, blk-mq, completions 3 ms after
+# submission on a timer, so that tasks really wait even under TCG, where
+# the code between a submission and its wait can take a millisecond of
+# the host's time, and at most 32 KiB per
+# request, so that big bios are split) carries: ext4 on dm-linear, a
+# dm-crypt device, raw block-device I/O, and a loop device over a file of
+# the ext4.  Each phase runs a known workload with every io event on in a
+# tracefs instance of its own and checks what the events say: every
+# io:start has exactly one io:done with the same device, sector and size;
+# file names, offsets, open flags and file systems; waits that pair up in
+# the task that waits, after the io:start of what it waits for; no second
+# io:start or io:done for split or merged I/O.
+. ../lib.sh
+
+T=/tmp/io-trace
+mkdir -p $T /mnt/a /mnt/up
+TR=/sys/kernel/tracing
+INST=$TR/instances/io-trace-test
+SECTORS=524288			# 256 MiB of null_blk
+FS_SECTORS=262144		# the first 128 MiB: ext4 on dm-linear
+CRYPT_SECTORS=65536		# then 32 MiB of dm-crypt
+RAW_SECTOR=393216		# raw I/O from 192 MiB on
+DD=/usr/bin/dd
+
+[ -d $TR/events/io ] || bail "no io trace events in $TR"
+modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
+	completion_nsec=3000000 max_sectors=64 submit_queues=1 || bail "modprobe null_blk"
+NULLB=/dev/nullb0
+[ -b $NULLB ] || bail "$NULLB is missing"
+modprobe loop 2>/dev/null
+dmsetup create --noudevsync iofs --table "0 $FS_SECTORS linear $NULLB 0" ||
+	bail "dm-linear"
+KEY=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+dmsetup create --noudevsync iocrypt \
+	--table "0 $CRYPT_SECTORS crypt aes-xts-plain64 $KEY 0 $NULLB $FS_SECTORS" ||
+	bail "dm-crypt"
+/sbin/mke2fs -q -F -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
+# No I/O but the tests' own: no periodic writeback, no journal commit timer
+# (an I/O in flight when a phase stops tracing would have no io:done).
+echo 0 >/proc/sys/vm/dirty_writeback_centisecs
+mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount ext4"
+mkdir -p /mnt/a/dir
+
+# devno NAME: the "major,minor" of /sys/block/NAME, as the events print it
+devno() { tr ':' ',' </sys/class/block/$1/dev; }
+# dmname NAME: the dm-N disk of a device-mapper device
+dmname() { dmsetup info -c --noheadings -o blkdevname "$1"; }
+FS_DISK=$(dmname iofs)
+NULLB_DEV=$(devno nullb0)
+FS_DEV=$(devno "$FS_DISK")
+CRYPT_DEV=$(devno "$(dmname iocrypt)")
+[ -n "$FS_DISK" ] && [ -n "$FS_DEV" ] && [ -n "$CRYPT_DEV" ] || bail "cannot name the dm devices"
+
+mkdir -p $INST || bail "cannot make a tracefs instance"
+echo 16384 >$INST/buffer_size_kb
+# trace_begin: an empty buffer, every io event on
+trace_begin() {
+	echo 0 >$INST/tracing_on
+	echo >$INST/trace
+	echo 1 >$INST/events/io/enable
+	echo 1 >$INST/tracing_on
+}
+# trace_end NAME: every event since trace_begin in $T/NAME (events.awk)
+trace_end() {
+	echo 0 >$INST/tracing_on
+	echo 0 >$INST/events/io/enable
+	awk -f ./events.awk $INST/trace >$T/$1
+	check_eq "$1: no event lost" 0 \
+		"$(awk '/entries-in-buffer/ { split($3, a, "/"); print (a[1] == a[2]) ? 0 : 1 }' $INST/trace)"
+}
+# sel FILE AWK-CONDITION: the selected events of FILE (fields as named in
+# events.awk: $1 ev, $2 pid, $3 comm, $4 dev, $5 rwbs, $6 sector, $7 bytes,
+# $8 lsector, $9 flags, $10 disk, $11 driver, $12 error, $13 resid, $14 fsdev,
+# $15 fstype, $16 ino, $17 off, $18 oflags, $19 path, $20 line)
+sel() { awk -F'|' "$HEX $2" "$1"; }
+HEX='function hex(s,  i, n) { n = 0; sub(/^0x/, "", s)
+	for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return n }'
+
+# pairs FILE NAME: every start has one done with the same dev, sector, bytes
+pairs() {
+	sel $T/$1 '$1 == "start" { print $4, $6, $7 }' | sort >$T/$1.starts
+	sel $T/$1 '$1 == "done" { print $4, $6, $7 }' | sort >$T/$1.dones
+	check_cmp "$2: io:start fired" -gt "$(wc -l <$T/$1.starts)" 0
+	check_eq "$2: every io:start has one io:done, same device, sector and size" \
+		"$(cat $T/$1.starts)" "$(cat $T/$1.dones)"
+	check_eq "$2: every io:done is error=0 resid=0" "" \
+		"$(sel $T/$1 '$1 == "done" && ($12 != 0 || $13 != 0)')"
+}
+# waits FILE NAME: in every task, wait_start and wait_done alternate, the
+# done repeating its start's buffer and file, and none is left open
+waits() {
+	check_eq "$2: waits pair up in the waiting task" "" "$(sel $T/$1 '
+		$1 == "wait_start" { if ($2 in open) print "nested wait in " $2; open[$2] = $4 " " $6 " " $7 " " $19 }
+		$1 == "wait_done" { if (!($2 in open)) print "wait_done without wait_start in " $2
+			else if (open[$2] != $4 " " $6 " " $7 " " $19) print "wait_done differs in " $2 ": " open[$2] " / " $4 " " $6 " " $7 " " $19
+			delete open[$2] }
+		END { for (p in open) print "open wait in " p }')"
+}
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# --- The event formats: one class, four events, the fields of the spec ---
+for ev in start done wait_start wait_done; do
+	check_ok "io:$ev has a format" cat $TR/events/io/$ev/format
+	for f in dev sector lsector bytes flags opf rwbs end_io error resid disk driver \
+		fsdev ino offset fstype oflags path; do
+		echo "$out" | grep -q "field:.* $f\(\[[0-9]*\]\)\{0,1\};" || fail "io:$ev has field $f" "$out"
+	done
+done
+check_match "path is a dynamic string" '__data_loc char\[\] path' "$(cat $TR/events/io/start/format)"
+
+# --- Buffered writes of a known file, fsync: page-cache I/O, named ---
+trace_begin
+$DD if=/dev/urandom of=/mnt/a/dir/known.bin bs=64k count=4 conv=fsync status=none
+trace_end buffered-write
+pairs buffered-write "buffered write"
+F=$T/buffered-write
+check_eq "buffered write: the file's bytes are written once, named" 262144 \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" && $5 ~ /W/ { s += $7 } END { print s + 0 }')"
+check_eq "buffered write: offsets cover the file exactly" "0 262144" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $17, $17 + $7 }' | sort -n |
+		awk 'NR == 1 { lo = $1; hi = $2; next } $1 == hi { hi = $2 } END { print lo, hi }')"
+check_eq "buffered write: fs, device and type of the file" "$FS_DEV ext4 $FS_DEV" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $14, $15, $4 }' | sort -u)"
+check_eq "buffered write: PAGEIO, WRITE, no struct file" "0x110 0xffffffff" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { printf "0x%x %s\n", and(hex($9), 0x130), $18 }' | sort -u)"
+check_eq "buffered write: the inode number" "$(stat -c %i /mnt/a/dir/known.bin)" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $16 }' | sort -u)"
+check_cmp "fsync: metadata (the journal) is <none>" -gt \
+	"$(sel $F '$1 == "start" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)" 0
+check_cmp "fsync: a flush or FUA write" -gt "$(sel $F '$1 == "start" && $5 ~ /F/' | wc -l)" 0
+check_eq "buffered write: nothing on the devices under dm fires" "" \
+	"$(sel $F '$4 == "'"$NULLB_DEV"'"')"
+
+# --- Buffered reads after dropping the cache: named, offsets, waits ---
+drop_caches
+trace_begin
+cat /mnt/a/dir/known.bin >/dev/null
+trace_end buffered-read
+pairs buffered-read "buffered read"
+F=$T/buffered-read
+check_eq "buffered read: the file's bytes are read once" 262144 \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { s += $7 } END { print s + 0 }')"
+check_eq "buffered read: READ, PAGEIO" "0x50" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { printf "0x%x\n", and(hex($9), 0x170) }' | sort -u)"
+waits buffered-read "buffered read"
+check_cmp "buffered read: cat waits for the file's folios" -gt \
+	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $19 == "/dir/known.bin"' | wc -l)" 0
+check_eq "buffered read: every wait of cat comes after an io:start of its file" "" \
+	"$(sel $F '$1 == "start" && !($19 in first) { first[$19] = $20 }
+		$1 == "wait_start" && $3 == "cat" && !($19 in first && first[$19] < $20) { print }')"
+
+# --- O_DIRECT: the submitter names the file, never the pages ---
+trace_begin
+$DD if=/dev/urandom of=/mnt/a/dir/direct.bin bs=64k count=1 seek=2 oflag=direct status=none
+$DD if=/mnt/a/dir/direct.bin of=/dev/null bs=64k count=1 skip=2 iflag=direct status=none
+trace_end direct
+pairs direct "O_DIRECT"
+F=$T/direct
+check_eq "O_DIRECT: write and read named, at offset 128 KiB, 64 KiB each" \
+	"131072 65536 R
+131072 65536 W" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { print $17, $7, substr($5, 1, 1) }' | sort)"
+check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
+waits direct "O_DIRECT"
+check_eq "O_DIRECT: dd waits for its read and its write, named, after their io:start" "R W" \
+	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { seen[$2] = $20 }
+		$1 == "wait_start" && $3 == "dd" && $19 == "/dir/direct.bin" && ($2 in seen) && seen[$2] < $20 { print substr($5, 1, 1) }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# --- Metadata: a cold directory lookup waits on a buffer, <none> ---
+# (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
+umount /mnt/a || bail "umount"
+mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount again"
+trace_begin
+ls -l /mnt/a/dir >/dev/null
+trace_end metadata
+pairs metadata "metadata"
+waits metadata "metadata"
+n=$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)
+check_cmp "metadata: ls waits on a <none> buffer of the file system" -gt "$n" 0
+[ "$n" -gt 0 ] || sed 's/^/# /' $T/metadata
+
+# --- Raw block device: split bios fire once, merged ones once each ---
+trace_begin
+$DD if=/dev/zero of=$NULLB bs=1M count=1 seek=$((RAW_SECTOR / 2048)) oflag=direct status=none
+trace_end split
+pairs split "split"
+check_eq "split: one 1 MiB bio, one io:start and one io:done although split in 32 KiB requests" \
+	"start $NULLB_DEV $RAW_SECTOR 1048576
+done $NULLB_DEV $RAW_SECTOR 1048576" \
+	"$(sel $T/split '($1 == "start" || $1 == "done") && $4 == "'"$NULLB_DEV"'" { print $1, $4, $6, $7 }')"
+check_eq "split: the block device file is named with its offset" "/nullb0 devtmpfs $((RAW_SECTOR * 512))" \
+	"$(sel $T/split '$1 == "start" && $4 == "'"$NULLB_DEV"'" { print $19, $15, $17 }')"
+merges0=$(awk '{ print $6 }' /sys/block/nullb0/stat)
+trace_begin
+fio --name=merge --filename=$NULLB --rw=write --bs=4k --size=256k --offset=$((RAW_SECTOR * 512 + 4194304)) \
+	--ioengine=libaio --iodepth=64 --iodepth_batch_submit=64 --direct=1 >/dev/null 2>&1
+trace_end merge
+merges=$(($(awk '{ print $6 }' /sys/block/nullb0/stat) - merges0))
+check_cmp "merge: the block layer merged writes" -gt "$merges" 0
+pairs merge "merge"
+check_eq "merge: 64 bios of 4 KiB, one io:start and one io:done each" "64 64 64" \
+	"$(sel $T/merge '$4 != "'"$NULLB_DEV"'" { next }
+		$1 == "start" && $7 == 4096 { s++ } $1 == "done" && $7 == 4096 { d++ }
+		$1 == "start" { k[$6]++ } END { n = 0; for (x in k) n++; print s + 0, d + 0, n }')"
+
+# --- dm-crypt: one io:start and io:done per bio, none for its clones ---
+trace_begin
+$DD if=/dev/urandom of=/dev/mapper/iocrypt bs=64k count=4 oflag=direct status=none
+$DD if=/dev/mapper/iocrypt of=/dev/null bs=256k count=1 iflag=direct status=none
+trace_end crypt
+pairs crypt "dm-crypt"
+check_eq "dm-crypt: the bytes written and read" "R 262144
+W 262144" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { b[substr($5, 1, 1)] += $7 } END { for (k in b) print k, b[k] }' | sort)"
+check_eq "dm-crypt: its clones to the disk below fire nothing" "" \
+	"$(sel $T/crypt '$4 == "'"$NULLB_DEV"'"')"
+check_eq "dm-crypt: the device file is named" "/mapper/iocrypt" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { print $19 }' | sort -u)"
+check_eq "dm-crypt: the disk and driver" "dm dm" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { sub(/-[0-9]+$/, "", $10); print $10, $11 }' | sort -u)"
+
+# --- A loop device over a file: the backing file, never the upper one ---
+$DD if=/dev/zero of=/mnt/a/loop.img bs=1M count=16 status=none
+LOOP=$(/sbin/losetup --direct-io=on --show -f /mnt/a/loop.img) || bail "losetup"
+/sbin/mke2fs -q -F -t ext2 -b 4096 $LOOP || bail "mkfs on $LOOP"
+mount -t ext2 $LOOP /mnt/up || bail "mount $LOOP"
+LOOP_DEV=$(devno "$(basename $LOOP)")
+trace_begin
+$DD if=/dev/urandom of=/mnt/up/upper.bin bs=64k count=2 conv=fsync status=none
+trace_end loop
+pairs loop "loop"
+F=$T/loop
+check_eq "loop: the upper file on the loop device" "$LOOP_DEV 131072" \
+	"$(sel $F '$1 == "start" && $19 == "/upper.bin" { d = $4; s += $7 } END { print d, s + 0 }')"
+check_cmp "loop: the lower I/O is the backing file's, named by the loop worker's direct I/O" -gt \
+	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/loop.img" && $18 != "0xffffffff"' | wc -l)" 0
+check_eq "loop: no upper name on the lower device" "" \
+	"$(sel $F '$4 == "'"$FS_DEV"'" && $19 == "/upper.bin"')"
+umount /mnt/up
+/sbin/losetup -d $LOOP
+
+# --- iotally snoop: its own instance, lines, filters, JSON, summaries ---
+# snoop_start OUT ARGS...: iotally snoop in the background, once it traces
+snoop_start() {
+	_o=$1
+	shift
+	iotally "$@" >$T/$_o 2>$T/$_o.err &
+	snpid=$!
+	_i=0
+	until [ -e $TR/instances/iotally-snoop-$snpid/events/io/start/enable ] &&
+		[ "$(cat $TR/instances/iotally-snoop-$snpid/tracing_on 2>/dev/null)" = 1 ]; do
+		_i=$((_i + 1))
+		kill -0 $snpid 2>/dev/null || break
+		[ $_i -le 300 ] || break
+		sleep 0.1
+	done
+	sleep 0.5
+}
+if command -v iotally >/dev/null; then
+	snoop_start snoop snoop --file /mnt/a/dir/snoop
+	$DD if=/dev/urandom of=/mnt/a/dir/snoop.bin bs=64k count=2 oflag=direct status=none
+	$DD if=/dev/urandom of=/mnt/a/dir/other.bin bs=64k count=1 oflag=direct status=none
+	sleep 1
+	kill -TERM $snpid
+	wait $snpid
+	check_eq "snoop: SIGTERM ends it cleanly" 0 "$?"
+	check_eq "snoop: its instance is gone" "" "$(ls $TR/instances | grep iotally-snoop)"
+	check_match "snoop: the header" "^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" "$(head -1 $T/snoop)"
+	check_eq "snoop: one line per I/O, absolute names, only the files asked for" \
+		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
+dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
+		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop)"
+	check_eq "snoop: latencies of at least the disk's 3 ms" 2 \
+		"$(awk 'NR > 1 && $7 >= 3' $T/snoop | wc -l)"
+
+	snoop_start snoop.json --json snoop --device nullb0
+	$DD if=/dev/zero of=$NULLB bs=64k count=1 seek=8192 oflag=direct status=none
+	sleep 1
+	kill -INT $snpid
+	wait $snpid
+	check_eq "snoop --json --device: SIGINT ends it cleanly" 0 "$?"
+	check_eq "snoop --json: the raw device's write, its file and fields" \
+		'"W" 65536 "/dev/nullb0" "dd" '"$((8192 * 65536))"' "devtmpfs"' \
+		"$(sed -n 's/.*"bytes":\([0-9]*\).*"comm":\("[^"]*"\).*"file":\("[^"]*"\).*"fstype":\("[^"]*"\).*"offset":\([0-9-]*\).*"rw":\("[^"]*"\).*/\6 \1 \3 \2 \5 \4/p' $T/snoop.json)"
+
+	snoop_start snoop.bytes snoop --summary bytes --device nullb0
+	$DD if=/dev/zero of=$NULLB bs=64k count=4 seek=8192 oflag=direct status=none &
+	ddpid=$!
+	wait $ddpid
+	sleep 1
+	kill -INT $snpid
+	wait $snpid
+	check_eq "snoop --summary bytes: by device, app and pid" \
+		"$(printf '%10s %20s %10s %15s\n' DEVICE APP PID BYTES nullb0 dd $ddpid 262144)" \
+		"$(cat $T/snoop.bytes)"
+
+	drop_caches
+	snoop_start snoop.waits snoop --summary waits --file /mnt/a/dir/known
+	cat /mnt/a/dir/known.bin >/dev/null &
+	catpid=$!
+	wait $catpid
+	sleep 1
+	kill -INT $snpid
+	wait $snpid
+	check_match "snoop --summary waits: cat waited on known.bin" \
+		"^ +$catpid cat +[1-9][0-9]* +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}\$" "$(cat $T/snoop.waits)"
+
+	snoop_start snoop.lat snoop --summary latency --file /mnt/a/dir/snoop --duration 4
+	$DD if=/mnt/a/dir/snoop.bin of=/dev/null bs=64k count=2 iflag=direct status=none
+	wait $snpid
+	check_eq "snoop --summary latency --duration: a histogram of the file's 2 reads" \
+		" /mnt/a/dir/snoop.bin (latency, us) 2" \
+		"$(awk '/latency, us/ { f = $0 } /\|/ { n += $NF } END { print f, n }' $T/snoop.lat)"
+	check_fails "snoop: a bad summary is a usage error" "expected bytes, latency or waits" \
+		iotally snoop --summary nonsense
+else
+	fail "iotally snoop" "iotally is not in the initramfs (make tools)"
+fi
+
+# --- Under load, every event on: the debug kernel watches for splats ---
+# iotally snoop -W in its own instance at the same time, a second consumer
+command -v iotally >/dev/null && snoop_start snoop.load snoop -W
+trace_begin
+fio --name=load --directory=/mnt/a/dir --size=4m --nrfiles=4 --bs=4k --rw=randrw \
+	--ioengine=psync --numjobs=2 --time_based --runtime=8 --fsync=16 >/dev/null 2>&1 &
+fiopid=$!
+i=0
+while kill -0 $fiopid 2>/dev/null; do
+	i=$((i + 1))
+	mv /mnt/a/dir/known.bin /mnt/a/dir/renamed.bin && mv /mnt/a/dir/renamed.bin /mnt/a/dir/known.bin
+	[ $((i % 20)) = 0 ] && echo 1 >/proc/sys/vm/drop_caches
+done
+wait $fiopid
+sync
+trace_end load
+pairs load "load"
+waits load "load"
+if command -v iotally >/dev/null; then
+	kill -INT $snpid
+	wait $snpid
+	check_eq "load: snoop beside another instance ends cleanly" 0 "$?"
+	check_cmp "load: snoop saw the load" -gt "$(grep -c ' /mnt/a/dir/' $T/snoop.load)" 10
+	echo "# --- iotally snoop -W under the load (first lines) ---"
+	head -40 $T/snoop.load | sed 's/^/# /'
+fi
+echo "# --- the event format ---"
+sed 's/^/# /' $TR/events/io/start/format
+
+umount /mnt/a
+dmsetup remove iocrypt
+dmsetup remove iofs
+rmdir $INST
+tap_finish
