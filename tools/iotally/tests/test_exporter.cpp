@@ -2,8 +2,10 @@
 // iotally serve's scrapes and their fault paths, against the fake dm layer:
 // a device that fails is left out and counted, regions deleted meanwhile are
 // skipped, a start without permission is one line and a non-zero status.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -270,6 +272,52 @@ TEST(Exporter, StatisticsFamilyFromDebugfsData) {
     EXPECT_EQ(c->collect(w2), 1u);
     auto missing = make_statistics_collector(dir.path() + "/statistics", {"nope"});
     EXPECT_THROW(missing->check(), Error);
+}
+
+// Every family, once, from one scrape; written to $IOTALLY_SAMPLE_SCRAPE for
+// the Grafana dashboard check (CMakeLists.txt, grafana_dashboard).
+TEST(Exporter, SampleScrapeHasEveryFamily) {
+    test::FakeDm dm;
+    dm.add_device("vg-lv", 2048, {"linear"}, "LVM-abc", 4);
+    CreateRequest h;
+    h.precise_timestamps = true;
+    h.histogram = {1000000, 10000000};
+    StatsClient(dm, "vg-lv").create(h);
+    test::TempDir dir;
+    dir.write("statistics/blk/definition", "name=ops type=value on=1 started=1\n");
+    dir.write("statistics/blk/data", "ops 42\n");
+    Exporter e(dm, {});
+    e.add_collector(make_statistics_collector(dir.path() + "/statistics", {"blk"}));
+    e.check();
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    for (const char* family : {"iotally_region_info",
+                               "iotally_region_reads_completed",
+                               "iotally_region_reads_merged",
+                               "iotally_region_read_bytes",
+                               "iotally_region_read_time_seconds",
+                               "iotally_region_writes_completed",
+                               "iotally_region_writes_merged",
+                               "iotally_region_written_bytes",
+                               "iotally_region_write_time_seconds",
+                               "iotally_region_io_time_seconds",
+                               "iotally_region_io_time_weighted_seconds",
+                               "iotally_region_read_busy_seconds",
+                               "iotally_region_write_busy_seconds",
+                               "iotally_region_io_now",
+                               "iotally_region_io_latency_seconds",
+                               "iotally_statistic",
+                               "iotally_scrape_devices",
+                               "iotally_scrape_errors",
+                               "iotally_scrapes",
+                               "iotally_scrape_duration_seconds"})
+        EXPECT_NE(text.find(fmt::format("# TYPE {} ", family)), std::string::npos) << family;
+    EXPECT_NE(
+        text.find("iotally_region_io_latency_seconds_bucket{device=\"dm-4\",dm_name=\"vg-lv\","
+                  "dm_uuid=\"LVM-abc\",major=\"254\",minor=\"4\",vg=\"vg\",lv=\"lv\","),
+        std::string::npos)
+        << text;
+    if (const char* path = std::getenv("IOTALLY_SAMPLE_SCRAPE"))
+        std::ofstream(path) << text;
 }
 
 }  // namespace
