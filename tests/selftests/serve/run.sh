@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # iotally serve scraped by a real Prometheus, in the guest on loopback:
-# a dm-delay device with two delays (2 ms on its first half, 20 ms on its
+# a dm-delay device with two delays (50 ms on its first half, 500 ms on its
 # second), one precise region with a latency histogram on each half, fio
-# writing to both. Prometheus scrapes `iotally serve` (HTTP, OpenMetrics,
+# writing to both. The delays are long because an emulated guest on a busy
+# host adds tens of milliseconds to an I/O (36 writes/s measured at 2 ms). Prometheus scrapes `iotally serve` (HTTP, OpenMetrics,
 # gzip) and node_exporter's textfile collector, which reads what
 # `iotally serve --textfile` writes. Through Prometheus' HTTP API:
 #   - rate(..._total[20s]) agrees with `iotally report` over the same 20 s
@@ -27,14 +28,14 @@ WINDOW=20
 ip link set lo up || bail "cannot bring up loopback"
 modprobe brd rd_nr=1 rd_size=$((2 * HALF / 2)) max_part=0 || bail "cannot load brd"
 modprobe dm-delay || bail "cannot load dm-delay"
-dmsetup create --noudevsync "$DEV" --table "0 $HALF delay /dev/ram0 0 2
-$HALF $HALF delay /dev/ram0 $HALF 20" || bail "cannot create the dm-delay device"
+dmsetup create --noudevsync "$DEV" --table "0 $HALF delay /dev/ram0 0 50
+$HALF $HALF delay /dev/ram0 $HALF 500" || bail "cannot create the dm-delay device"
 
-# Precise timestamps: buckets finer than the tick. 2 ms lands in
-# [1ms,12ms), 20 ms in [16ms,200ms).
-fast=$(iotally create "$DEV" --start 0 --length $HALF --precise --histogram 1ms,12ms,16ms,200ms) ||
+# Precise timestamps: buckets finer than the tick. 50 ms lands in
+# [20ms,200ms), 500 ms in [300ms,3s).
+fast=$(iotally create "$DEV" --start 0 --length $HALF --precise --histogram 20ms,200ms,300ms,3s) ||
 	bail "iotally create failed"
-slow=$(iotally create "$DEV" --start $HALF --length $HALF --precise --histogram 1ms,12ms,16ms,200ms) ||
+slow=$(iotally create "$DEV" --start $HALF --length $HALF --precise --histogram 20ms,200ms,300ms,3s) ||
 	bail "iotally create failed"
 
 # fetch PATH [PORT]: an HTTP GET on loopback, the body on stdout.
@@ -102,7 +103,7 @@ wait_for 60 up iotally || fail "Prometheus scrapes iotally serve" "$(tail -n 5 /
 wait_for 60 up node || fail "Prometheus scrapes node_exporter" "$(tail -n 5 /tmp/node.log)"
 
 fio --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 --rw=randwrite --bs=4k \
-	--size=$((HALF * 512)) --time_based --runtime=$((WINDOW + 25)) \
+	--numjobs=4 --size=$((HALF * 512)) --time_based --runtime=$((WINDOW + 25)) \
 	--name=fast --offset=0 --name=slow --offset=$((HALF * 512)) >/tmp/fio.out 2>&1 &
 fio_pid=$!
 sleep 8
@@ -133,14 +134,14 @@ for job in iotally node; do
 	q="histogram_quantile(0.99, rate(iotally_region_io_latency_seconds_bucket{job=\"$job\",region_id=\"%s\"}[${WINDOW}s]))"
 	# shellcheck disable=SC2059
 	p99=$(promql "$(printf "$q" "$fast")" "$end")
-	echo "# job=$job p99 of the 2 ms region: $p99 s"
-	check_eq "job $job: p99 of the 2 ms region is in (1ms, 12ms]" ok \
-		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.001 && v <= 0.012) ? "ok" : v }')"
+	echo "# job=$job p99 of the 50 ms region: $p99 s"
+	check_eq "job $job: p99 of the 50 ms region is in (20ms, 200ms]" ok \
+		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.02 && v <= 0.2) ? "ok" : v }')"
 	# shellcheck disable=SC2059
 	p99=$(promql "$(printf "$q" "$slow")" "$end")
-	echo "# job=$job p99 of the 20 ms region: $p99 s"
-	check_eq "job $job: p99 of the 20 ms region is in (16ms, 200ms]" ok \
-		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.016 && v <= 0.2) ? "ok" : v }')"
+	echo "# job=$job p99 of the 500 ms region: $p99 s"
+	check_eq "job $job: p99 of the 500 ms region is in (300ms, 3s]" ok \
+		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.3 && v <= 3) ? "ok" : v }')"
 done
 wait "$fio_pid"
 check_eq "node_exporter read the textfile without error" 0 \
@@ -170,7 +171,7 @@ fetch /metrics >/dev/null
 check_eq "a scrape clears nothing" "$before" "$(dmsetup message "$DEV" 0 @stats_print "$fast")"
 
 # Faults.
-run iotally serve --listen 127.0.0.1:$PORT
+run timeout 20 iotally serve --listen 127.0.0.1:$PORT
 echo "# port in use: exit $rc: $err"
 check_eq "a port in use is one line and exit 1" \
 	"1:iotally: cannot listen on 127.0.0.1:$PORT: Address already in use" "$rc:$err"

@@ -145,6 +145,13 @@ MetricsServer::MetricsServer(ServerOptions options, ScrapeFn scrape)
     s.new_task_queue = [threads, queue]() -> httplib::TaskQueue* {
         return std::make_unique<BoundedPool>(threads, queue).release();
     };
+    // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a
+    // second exporter would bind the same port and share the scrapes
+    // silently instead of failing.
+    s.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     s.set_payload_max_length(options_.max_body);
     s.set_read_timeout(options_.read_timeout_s, 0);
     s.set_write_timeout(options_.read_timeout_s, 0);

@@ -166,6 +166,24 @@ TEST(ServerStart, PortInUseIsOneLineError) {
     close(fd);
 }
 
+TEST(ServerStart, SecondServerOnTheSamePortFails) {
+    // Both with the socket options the exporter uses (no SO_REUSEPORT
+    // sharing of one port between two exporters).
+    ServerOptions o;
+    o.port = 0;
+    MetricsServer first(o, [](ExpositionFormat) { return std::string(); });
+    first.bind();
+    o.port = first.port();
+    MetricsServer second(o, [](ExpositionFormat) { return std::string(); });
+    try {
+        second.bind();
+        ADD_FAILURE() << "a second server bound port " << o.port;
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  fmt::format("cannot listen on 127.0.0.1:{}: Address already in use", o.port));
+    }
+}
+
 TEST(ServerStart, UnusableAddressIsOneLineError) {
     ServerOptions o;
     o.address = "192.0.2.1";  // TEST-NET-1: not an address of this host
