@@ -58,6 +58,13 @@ class FlakyLayer : public DeviceLayer {
     DeviceLayer& inner_;
 };
 
+// The host's /sys/block is not part of these tests.
+ScrapeOptions no_sysfs() {
+    ScrapeOptions o;
+    o.device_stats = false;
+    return o;
+}
+
 std::string sample_line(const std::string& text, const std::string& prefix) {
     std::istringstream in(text);
     std::string line;
@@ -69,7 +76,7 @@ std::string sample_line(const std::string& text, const std::string& prefix) {
 
 TEST(Exporter, ScrapeReadsWithoutClearing) {
     Fixture f;
-    Exporter e(f.dm, {});
+    Exporter e(f.dm, no_sysfs());
     e.check();
     std::string text = e.scrape(ExpositionFormat::openmetrics);
     EXPECT_NE(text.find("dm_name=\"a\",dm_uuid=\"\",major=\"254\",minor=\"1\",region_id=\"1\""),
@@ -85,7 +92,7 @@ TEST(Exporter, ScrapeReadsWithoutClearing) {
 TEST(Exporter, UnreadableDeviceIsLeftOutAndCounted) {
     Fixture f;
     f.dm.fail = [](const std::string& d, const std::string&) { return d == "a" ? EIO : 0; };
-    Exporter e(f.dm, {});
+    Exporter e(f.dm, no_sysfs());
     std::vector<std::string> errors;
     e.on_error = [&](const std::string& m) { errors.push_back(m); };
     std::string text = e.scrape(ExpositionFormat::prometheus);
@@ -108,7 +115,7 @@ TEST(Exporter, DeviceRemovedMidScrapeIsLeftOutAndCounted) {
     Fixture f;
     FlakyLayer layer(f.dm);
     layer.ghost = true;
-    Exporter e(layer, {});
+    Exporter e(layer, no_sysfs());
     std::vector<std::string> errors;
     e.on_error = [&](const std::string& m) { errors.push_back(m); };
     std::string text = e.scrape(ExpositionFormat::openmetrics);
@@ -120,7 +127,7 @@ TEST(Exporter, DeviceRemovedMidScrapeIsLeftOutAndCounted) {
 
 TEST(Exporter, NamedDeviceRemovedAfterStartIsCountedNotFatal) {
     Fixture f;
-    ScrapeOptions o;
+    ScrapeOptions o = no_sysfs();
     o.devices = {"a", "b"};
     Exporter e(f.dm, o);
     e.check();
@@ -140,7 +147,7 @@ TEST(Exporter, RegionDeletedMidScrapeIsSkippedNotAnError) {
         }
         return 0;
     };
-    Exporter e(f.dm, {});
+    Exporter e(f.dm, no_sysfs());
     std::string text = e.scrape(ExpositionFormat::openmetrics);
     EXPECT_TRUE(deleted);
     EXPECT_NE(text.find("dm_name=\"a\",dm_uuid=\"\",major=\"254\",minor=\"1\",region_id=\"0\""),
@@ -153,7 +160,7 @@ TEST(Exporter, RegionDeletedMidScrapeIsSkippedNotAnError) {
 TEST(Exporter, ListingFailureDuringScrapeIsCountedAndServed) {
     Fixture f;
     FlakyLayer layer(f.dm);
-    Exporter e(layer, {});
+    Exporter e(layer, no_sysfs());
     e.check();
     layer.list_error = ErrorKind::failed;
     std::string text = e.scrape(ExpositionFormat::openmetrics);
@@ -274,10 +281,45 @@ TEST(Exporter, StatisticsFamilyFromDebugfsData) {
     EXPECT_THROW(missing->check(), Error);
 }
 
+TEST(Exporter, DeviceFamiliesFromTheKernelsOwnCounters) {
+    test::FakeDm dm;
+    dm.add_device("delayed", 2048, {"delay"}, "", 0);  // 254:0, as the fixture's dm-0
+    dm.add_device("other", 2048, {"linear"}, "", 9);   // not in the fixture tree
+    ScrapeOptions o;
+    o.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    Exporter e(dm, o);
+    std::string text = e.scrape(ExpositionFormat::prometheus);
+    const std::string l =
+        "{device=\"dm-0\",dm_name=\"delayed\",dm_uuid=\"\",major=\"254\",minor=\"0\"}";
+    // stat: 100 0 3200 400 50 0 1600 200 1 500 600 10 0 2048 30 5 2
+    EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{"),
+              "iotally_device_reads_completed_total" + l + " 100");
+    EXPECT_EQ(sample_line(text, "iotally_device_read_bytes_total{"),
+              "iotally_device_read_bytes_total" + l + " 1638400");
+    EXPECT_EQ(sample_line(text, "iotally_device_read_time_seconds_total{"),
+              "iotally_device_read_time_seconds_total" + l + " 0.4");
+    EXPECT_EQ(sample_line(text, "iotally_device_io_now{"), "iotally_device_io_now" + l + " 1");
+    EXPECT_EQ(sample_line(text, "iotally_device_discarded_bytes_total{"),
+              "iotally_device_discarded_bytes_total" + l + " 1048576");
+    EXPECT_EQ(sample_line(text, "iotally_device_flush_requests_total{"),
+              "iotally_device_flush_requests_total" + l + " 5");
+    EXPECT_EQ(text.find("dm_name=\"other\",dm_uuid=\"\",major=\"254\",minor=\"9\"}"),
+              std::string::npos);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 0");
+    // No /sys/block: the device families are empty and the error counted.
+    ScrapeOptions bad;
+    bad.sysfs_root = "/nonexistent";
+    Exporter e2(dm, bad);
+    text = e2.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{"), "");
+}
+
 // Every family, once, from one scrape; written to $IOTALLY_SAMPLE_SCRAPE for
 // the Grafana dashboard check (CMakeLists.txt, grafana_dashboard).
 TEST(Exporter, SampleScrapeHasEveryFamily) {
     test::FakeDm dm;
+    dm.add_device("delayed", 2048, {"delay"}, "", 0);  // the fixture tree's dm-0
     dm.add_device("vg-lv", 2048, {"linear"}, "LVM-abc", 4);
     CreateRequest h;
     h.precise_timestamps = true;
@@ -286,7 +328,9 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
     test::TempDir dir;
     dir.write("statistics/blk/definition", "name=ops type=value on=1 started=1\n");
     dir.write("statistics/blk/data", "ops 42\n");
-    Exporter e(dm, {});
+    ScrapeOptions so;
+    so.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    Exporter e(dm, so);
     e.add_collector(make_statistics_collector(dir.path() + "/statistics", {"blk"}));
     e.check();
     std::string text = e.scrape(ExpositionFormat::openmetrics);

@@ -43,6 +43,12 @@ struct ExportOptions {
 // The region families of a snapshot, written into `w` (no # EOF).
 void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool areas);
 
+struct BlockDevice;
+// The iotally_device_* families: the kernel's per-device counters
+// (/sys/block/*/stat) of the given devices, labelled as the regions are.
+void write_device_families(ExpositionWriter& w,
+                           const std::vector<std::pair<DeviceInfo, const BlockDevice*>>& devices);
+
 // A snapshot as a whole exposition (region families only, with # EOF in
 // OpenMetrics): what `iotally export` writes.
 std::string render_exposition(const Snapshot& snapshot, const ExportOptions& options = {});
@@ -61,6 +67,10 @@ struct ScrapeOptions {
     std::vector<std::string> devices;       // empty: every dm device
     std::optional<std::string> program_id;  // only these regions
     bool areas = false;
+    // The kernel's own counters of each scraped dm device (iotally_device_*)
+    // from <sysfs_root>/block/*/stat.
+    bool device_stats = true;
+    std::string sysfs_root = "/sys";
 };
 
 // One scrape at a time (a mutex serializes concurrent requests: each would
