@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 
 #include "iotally/error.hpp"
@@ -19,6 +20,13 @@ struct TaskSample {
     std::string comm;
     TaskIo io;
 };
+
+std::string process_comm(unsigned long pid) {
+    std::ifstream f(fmt::format("/proc/{}/comm", pid));
+    std::string comm;
+    std::getline(f, comm);
+    return comm;
+}
 
 class TaskCollector final : public Collector {
   public:
@@ -52,9 +60,9 @@ class TaskCollector final : public Collector {
                 continue;
             try {
                 auto rec = client_->query_tgid(static_cast<std::uint32_t>(id));
+                // A per-tgid reply carries no comm: the process's is in /proc.
                 if (rec.io)
-                    now[static_cast<std::uint32_t>(id)] = {rec.stats ? rec.stats->comm : "",
-                                                           *rec.io};
+                    now[static_cast<std::uint32_t>(id)] = {process_comm(id), *rec.io};
             } catch (const Error& err) {
                 if (err.kind() != ErrorKind::no_device)  // not gone meanwhile
                     ++errors;
