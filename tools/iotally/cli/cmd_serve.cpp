@@ -155,8 +155,15 @@ void register_serve(Registry& r) {
         StopSignals signals;
         if (!a->textfile.empty()) {
             for (std::uint64_t n = 1;; ++n) {
-                write_file_atomically(a->textfile, a->name,
-                                      exporter.scrape(ExpositionFormat::prometheus));
+                try {
+                    write_file_atomically(a->textfile, a->name,
+                                          exporter.scrape(ExpositionFormat::prometheus));
+                } catch (const Error& e) {
+                    if (n == 1)
+                        throw;  // at start: one line and a non-zero status
+                    // Later (a full disk, a directory replaced): say so, go on.
+                    err << "iotally serve: " << e.what() << std::endl;
+                }
                 if (a->count && n >= a->count)
                     return;
                 if (int sig = signals.wait(a->interval)) {

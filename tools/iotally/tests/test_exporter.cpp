@@ -254,6 +254,20 @@ TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
     EXPECT_EQ(out.str(), "");
 }
 
+TEST(Exporter, TextfileIntoAMissingDirectoryFailsAtStart) {
+    Fixture f;
+    cli::Context ctx;
+    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+        return std::make_unique<FlakyLayer>(f.dm);
+    };
+    std::ostringstream out, err;
+    ctx.out = &out;
+    ctx.err = &err;
+    EXPECT_EQ(cli::run({"serve", "--textfile", "/nonexistent/dir", "--count", "1"}, ctx), 1);
+    EXPECT_EQ(err.str(),
+              "iotally: cannot use directory /nonexistent/dir: No such file or directory\n");
+}
+
 TEST(Exporter, StatisticsFamilyFromDebugfsData) {
     test::TempDir dir;
     dir.write("statistics/blk/definition",
