@@ -32,7 +32,7 @@ for kernel in "${kernels[@]}"; do
 	*) echo "bench serve: unknown kernel '$kernel' (patched or stock)" >&2; exit 1 ;;
 	esac
 	"$top/tests/vm/run.sh" --kernel "$kernel" --name "bench-serve-$kernel" --mem "$mem" \
-		--timeout 2400 --guest-config "$stage/guest.conf" --suite bench/serve || status=$?
+		--timeout 4800 --guest-config "$stage/guest.conf" --suite bench/serve || status=$?
 done
 
 {
