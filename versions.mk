@@ -24,7 +24,8 @@ DEB_PACKAGES := \
 	libdevmapper-dev libnl-3-dev libnl-genl-3-dev libcli11-dev libfmt-dev \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
 	prometheus python3-prometheus-client e2fsprogs \
-	libtracefs-dev libtraceevent-dev bpftrace
+	libtracefs-dev libtraceevent-dev bpftrace \
+	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter
 
 # Guest machine: software emulation only (KVM hangs on this platform).
 QEMU_CPUS   := 2

@@ -2,9 +2,13 @@
 #
 # iotally export --openmetrics --textfile-dir: a valid exposition, the values
 # the kernel counted, written by rename (a reader sees the old file or the new
-# one, never a part), and nothing written when it fails.
+# one, never a part), and nothing written when it fails. Labels name the
+# device as node_exporter does (dm-N) with its dm name and major:minor.
 
 delete_all_regions
+minor=$(dmsetup info -c --noheadings -o minor "$VOL" | tr -d ' ')
+major=$(dmsetup info -c --noheadings -o major "$VOL" | tr -d ' ')
+L="device=\"dm-$minor\",dm_name=\"$VOL\",dm_uuid=\"\",major=\"$major\",minor=\"$minor\""
 region=$(iotally create "$VOL" --program-id exp --histogram 1s) || bail "iotally create failed"
 write_at 0 4096 8
 tf=$(mktemp -d)
@@ -17,16 +21,17 @@ check_eq "the file ends with the one # EOF line" "# EOF" "$(tail -n 1 "$f")"
 check_eq "# EOF appears once" 1 "$(grep -c '^# EOF$' "$f")"
 check_eq "the file is readable by node_exporter (0644)" "644" "$(stat -c %a "$f")"
 check_eq "bytes written are the kernel's" \
-	"iotally_write_bytes_total{device=\"$VOL\",region=\"$region\",program_id=\"exp\"} 32768" \
-	"$(grep '^iotally_write_bytes_total' "$f")"
+	"iotally_region_written_bytes_total{$L,region_id=\"$region\",program_id=\"exp\"} 32768" \
+	"$(grep '^iotally_region_written_bytes_total' "$f")"
 check_eq "writes are the kernel's" \
-	"iotally_writes_total{device=\"$VOL\",region=\"$region\",program_id=\"exp\"} 8" \
-	"$(grep '^iotally_writes_total' "$f")"
+	"iotally_region_writes_completed_total{$L,region_id=\"$region\",program_id=\"exp\"} 8" \
+	"$(grep '^iotally_region_writes_completed_total' "$f")"
 check_eq "the histogram counts every write below 1 s" \
-	"iotally_latency_seconds_bucket{device=\"$VOL\",region=\"$region\",program_id=\"exp\",le=\"1\"} 8" \
-	"$(grep '^iotally_latency_seconds_bucket.*le="1"' "$f")"
-check_match "the histogram's +Inf bucket and count" \
-	"^iotally_latency_seconds_count\{device=\"$VOL\",region=\"$region\",program_id=\"exp\"\} 8\$" "$(cat "$f")"
+	"iotally_region_io_latency_seconds_bucket{$L,region_id=\"$region\",program_id=\"exp\",le=\"1\"} 8" \
+	"$(grep '^iotally_region_io_latency_seconds_bucket.*le="1"' "$f")"
+check_eq "the histogram's count" \
+	"iotally_region_io_latency_seconds_count{$L,region_id=\"$region\",program_id=\"exp\"} 8" \
+	"$(grep '^iotally_region_io_latency_seconds_count' "$f")"
 
 # The grammar of OpenMetrics text: metadata lines for each family before its
 # samples, samples as name{labels} value, and the # EOF terminator last.
@@ -50,17 +55,20 @@ check_eq "every line of the file is valid OpenMetrics" "" "$bad"
 ino1=$(stat -c %i "$f")
 exec 7<"$f"
 write_at 0 4096 1
-check_ok "export again" iotally export --textfile-dir "$tf" "$VOL"
+check_ok "export again" iotally export --openmetrics --textfile-dir "$tf" "$VOL"
 check_cmp "the new file is a new inode (written beside, then renamed)" -ne "$(stat -c %i "$f")" "$ino1"
 check_match "the old file, still open, is whole and unchanged" \
-	"iotally_writes_total\{[^}]*\} 8" "$(cat <&7)"
+	"iotally_region_writes_completed_total\{[^}]*\} 8" "$(cat <&7)"
 exec 7<&-
-check_match "the new file has the new count" "iotally_writes_total\{[^}]*\} 9" "$(cat "$f")"
+check_match "the new file has the new count" "iotally_region_writes_completed_total\{[^}]*\} 9" "$(cat "$f")"
 check_eq "no temporary file is left behind" "iotally.prom" "$(ls -A "$tf")"
 
 check_ok "export --prometheus to stdout" iotally export --prometheus "$VOL"
-check_match "Prometheus text has the writes" "^iotally_writes_total\{device=\"$VOL\",region=\"$region\",program_id=\"exp\"\} 9\$" "$out"
+check_match "Prometheus text has the writes" "^iotally_region_writes_completed_total\{$L,region_id=\"$region\",program_id=\"exp\"\} 9\$" "$out"
 check_eq "Prometheus text has no # EOF" 0 "$(printf '%s\n' "$out" | grep -c '^# EOF')"
+check_ok "export --textfile-dir without a format flag" iotally export --textfile-dir "$tf" "$VOL"
+check_eq "writes text 0.0.4, which node_exporter reads: no # EOF" 0 "$(grep -c '^# EOF' "$f")"
+check_eq "with # HELP before every # TYPE" "$(grep -c '^# TYPE' "$f")" "$(grep -c '^# HELP' "$f")"
 
 before=$(cat "$f")
 check_error "export into a file that is not a directory fails" 2 "is not a directory" \

@@ -27,4 +27,7 @@ expect "list" iotally -j li
 expect "r_tps,w_tps" iotally report -o r_tps,w_t
 expect "snoop" iotally sn
 expect "--summary" iotally snoop --su
+expect "serve" iotally ser
+expect "--tasks --tasks-by" iotally serve --task
+expect "bytes wait" iotally serve --tasks-by ""
 exit $fail
