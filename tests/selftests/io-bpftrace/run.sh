@@ -3,9 +3,8 @@
 #
 # The DTrace io provider's example scripts (spec 11.7.6), rewritten for
 # bpftrace on the io trace events, print what the spec says they print:
-# iosnoop (device, file, R/W per I/O), the same with milliseconds, whoio
-# (bytes by device, application and pid) and the throughput distribution
-# per device.  ext4 on dm-linear on a null_blk disk whose completions come
+# iosnoop (device, file, R/W per I/O), the same with milliseconds, and
+# whoio (bytes by device, application and pid).  ext4 on dm-linear on a null_blk disk whose completions come
 # 0.5 ms after submission.
 . ../lib.sh
 
@@ -77,17 +76,7 @@ check_match "whoio: the spec's header" "^    DEVICE                  APP        
 check_eq "whoio: dd's 256 KiB on its device, under its pid" "@[$DM, dd, $ddpid]: 262144" \
 	"$(grep "^@\[$DM, dd, $ddpid\]" $T/whoio.out)"
 
-# --- throughput: a distribution per device ---
-bt_start throughput
-$DD if=/dev/zero of=/dev/nullb0 bs=64k count=4 seek=4096 oflag=direct status=none
-bt_stop throughput
-check_eq "throughput: nullb0 has a histogram of its 4 I/Os" 4 \
-	"$(awk '/^@\[nullb0\]:/ { on = 1; next } /^@/ { on = 0 } on && /^\[/ { n += $(NF - 1) } END { print n + 0 }' $T/throughput.out)"
-check_eq "throughput: every row is a power-of-two bucket of KB/s with its count and bar" "" \
-	"$(awk '/^@\[nullb0\]:/ { on = 1; next } /^@/ { on = 0 } on && /^\[/' $T/throughput.out |
-		grep -vE '^\[[0-9]+[KMG]?, [0-9]+[KMG]?\) +[0-9]+ \|[@ ]*\|$')"
-
-for f in iosnoop iotime whoio throughput; do
+for f in iosnoop iotime whoio; do
 	echo "# --- $f.bt ---"
 	sed 's/^/# /' $T/$f.out | head -40
 done
