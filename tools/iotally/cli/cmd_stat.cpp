@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/statfs.hpp"
 #include "output.hpp"
@@ -83,7 +84,7 @@ void show(Context& ctx, bool json, const std::string& iface) {
                              {"columns", columns},
                              {"data", rows}});
         }
-        *ctx.out << nlohmann::json{{"interface", iface}, {"statistics", stats}}.dump() << "\n";
+        *ctx.out << stamped("stat", {{"interface", iface}, {"statistics", stats}}).dump() << "\n";
         return;
     }
     Table t({"<NAME", "<TYPE", "<ON", "<ATTRIBUTES"});

@@ -19,6 +19,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
 #include "output.hpp"
@@ -328,6 +329,12 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
     TaskstatsClient c;
+    // This process always exists: without I/O in its own record, the kernel
+    // has no per-task I/O at all, and an empty table would be a lie.
+    if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
+        throw Error(ErrorKind::unsupported,
+                    "tasks --top: this kernel's taskstats carry no per-task I/O "
+                    "(the iotally kernel patches add it; see iotally(8))");
     auto before = snapshot_tgids(c);
     ctx.sleep(interval);
     auto after = snapshot_tgids(c);
@@ -366,8 +373,13 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
                          {"ops", r.ops},
                          {"waits", r.waits},
                          {"wait_ns", r.wait_ns}});
-        *ctx.out << nlohmann::json{{"interval_s", interval}, {"by", by}, {"tasks", j}}.dump()
-                 << "\n";
+        auto doc = json_document("tasks");
+        add_timestamp(doc, ctx.realtime_ns());
+        doc["interval_s"] = interval;
+        doc["by"] = by;
+        doc["units"] = {{"read_bytes", "bytes"}, {"write_bytes", "bytes"}, {"wait_ns", "ns"}};
+        doc["tasks"] = j;
+        *ctx.out << doc.dump() << "\n";
         return;
     }
     Table t({"TGID", "<COMM", "READ_B", "WRITE_B", "OPS", "WAITS", "WAIT_MS"});
