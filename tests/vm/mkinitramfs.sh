@@ -40,6 +40,8 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
 # iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
+# iostat -x beside iotally report -x (demo and iotally suites).
+programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Our own user-space programs, when they have been built.

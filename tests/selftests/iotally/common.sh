@@ -38,3 +38,9 @@ expected: exit $_code, one line 'iotally: ...$_want...'
 actual:   exit $rc, stderr: $err"
 	fi
 }
+
+# json_rows LEVEL TEXT: the rows of a JSON report at LEVEL (device, region,
+# area, group), one per line (JSON keys are sorted: every row starts "area").
+json_rows() {
+	printf '%s\n' "$2" | sed 's/},{"area"/}\n{"area"/g' | grep "\"level\":\"$1\""
+}

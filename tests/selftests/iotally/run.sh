@@ -22,6 +22,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./nonroot.sh
 . ./stat.sh
 . ./top.sh
+. ./iostat.sh
 
 delete_all_regions
 teardown_devices
