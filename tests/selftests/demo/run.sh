@@ -35,7 +35,7 @@ modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load br
 dmsetup create --noudevsync "$DEV" \
 	--table "0 $SECTORS delay /dev/ram0 0 $RDELAY /dev/ram0 0 $WDELAY" ||
 	bail "cannot create the dm-delay device"
-KNAME=$(basename "$(readlink -f /dev/mapper/$DEV)")
+KNAME=dm-$(dmsetup info -c --noheadings -o minor "$DEV" | tr -d ' ')
 IFACE=dm-$(dmsetup info -c --noheadings -o major,minor "$DEV" | tr -d ' ')
 
 echo "iotally demo: /dev/mapper/$DEV ($KNAME) is dm-delay over a ramdisk:"
@@ -104,7 +104,8 @@ shown "stat show" iotally stat show "$IFACE"
 say "Prometheus text (iotally export --prometheus), an excerpt"
 run iotally export --prometheus
 check_eq "export succeeded" 0 "$rc"
-printf '%s\n' "$out" | grep -E "^# (HELP|TYPE) |region_id=\"$region\"" | head -n 12
+printf '%s\n' "$out" | head -n 12
+echo "... ($(printf '%s\n' "$out" | grep -vc '^#') samples in all)"
 
 iotally delete "$DEV" --all >/dev/null
 dmsetup remove --noudevsync "$DEV"

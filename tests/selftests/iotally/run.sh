@@ -23,6 +23,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./stat.sh
 . ./top.sh
 . ./iostat.sh
+. ./tasks.sh
 
 delete_all_regions
 teardown_devices

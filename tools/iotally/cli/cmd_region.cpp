@@ -194,9 +194,9 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
             for (const auto& r : d.regions) {
                 std::vector<std::uint64_t> bounds = r.histogram_bounds_ns;
                 regions.push_back({{"region_id", r.id},
-                                   {"start", r.start},
-                                   {"length", r.length},
-                                   {"step", r.step},
+                                   {"start_sector", r.start},
+                                   {"length_sectors", r.length},
+                                   {"area_sectors", r.step},
                                    {"areas", r.area_count()},
                                    {"program_id", r.program_id},
                                    {"aux_data", r.user_aux},
@@ -214,7 +214,7 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
                          {"groups", groups},
                          {"warnings", d.warnings}});
         }
-        *ctx.out << j.dump() << "\n";
+        *ctx.out << stamped("list", {{"devices", j}}).dump() << "\n";
         return;
     }
     Table t({"<DEVICE", "ID", "START", "LENGTH", "STEP", "AREAS", "<PROGRAM_ID", "<GROUP",
@@ -249,7 +249,8 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     if (first || count)
         lines = LineRange{first.value_or(0), count.value_or(UINT32_MAX)};
     StatsClient client(ctx.layer(), device);
-    listed_device(ctx, device, {id});  // "region 9 does not exist on vol", not an errno
+    // "region 9 does not exist on vol", not an errno; and the time unit.
+    const bool precise = listed_device(ctx, device, {id}).find_region(id)->precise_timestamps;
     if (!json) {
         // As the kernel printed it.
         std::string reply = client.message(build_print(id, lines, clear));
@@ -260,8 +261,8 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     nlohmann::json j = nlohmann::json::array();
     for (const auto& p : parsed) {
         const auto& c = p.counters;
-        j.push_back({{"start", p.start},
-                     {"step", p.step},
+        j.push_back({{"start_sector", p.start},
+                     {"length_sectors", p.step},
                      {"reads", c.reads},
                      {"reads_merged", c.reads_merged},
                      {"read_sectors", c.read_sectors},
@@ -277,7 +278,14 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
                      {"write_busy_time", c.write_busy_time},
                      {"histogram", p.histogram}});
     }
-    *ctx.out << stamped("print", {{"device", device}, {"region_id", id}, {"areas", j}}).dump()
+    // The counters as the kernel prints them: times in ns for a region with
+    // precise_timestamps, in ms (counted in jiffies) for the others.
+    *ctx.out << stamped("print", {{"device", device},
+                                  {"region_id", id},
+                                  {"time_unit", precise ? "ns" : "ms"},
+                                  {"time_resolution", precise ? "ns" : "jiffies"},
+                                  {"areas", j}})
+                    .dump()
              << "\n";
 }
 

@@ -127,7 +127,7 @@ void register_stat(Registry& r) {
     r.add(list, [&ctx, &json] {
         auto ifaces = statfs(ctx).interfaces();
         if (json) {
-            *ctx.out << nlohmann::json(ifaces).dump() << "\n";
+            *ctx.out << stamped("stat", {{"interfaces", ifaces}}).dump() << "\n";
             return;
         }
         for (const auto& i : ifaces)

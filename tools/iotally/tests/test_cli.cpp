@@ -73,8 +73,10 @@ TEST_F(Cli, CreateListPrintDelete) {
     EXPECT_NE(out.find("1ms,5ms,20ms"), std::string::npos) << out;
     ASSERT_EQ(run({"-j", "list", "vol"}), 0);
     auto j = nlohmann::json::parse(out);
-    EXPECT_EQ(j[0]["regions"][0]["areas"], 4);
-    EXPECT_EQ(j[0]["regions"][1]["precise_timestamps"], true);
+    EXPECT_EQ(j["schema"], 2);
+    EXPECT_EQ(j["devices"][0]["regions"][0]["areas"], 4);
+    EXPECT_EQ(j["devices"][0]["regions"][0]["length_sectors"], 8192);  // 4m
+    EXPECT_EQ(j["devices"][0]["regions"][1]["precise_timestamps"], true);
 
     dm.region("vol", 0).areas[1].reads = 9;
     ASSERT_EQ(run({"print", "vol", "0"}), 0);
@@ -387,7 +389,7 @@ TEST_F(CliFile, CreateAndUpdateAFileMap) {
     EXPECT_EQ(u["region_ids"].size(), grown);
     EXPECT_EQ(dm.dev("fsdev").regions.size(), grown);
     ASSERT_EQ(run({"-j", "list", "fsdev"}), 0);
-    auto l = nlohmann::json::parse(out);
+    auto l = nlohmann::json::parse(out)["devices"];
     ASSERT_EQ(l[0]["groups"].size(), 1u);
     EXPECT_EQ(l[0]["groups"][0]["alias"], "data.bin");
     EXPECT_EQ(l[0]["groups"][0]["members"].size(), grown);
