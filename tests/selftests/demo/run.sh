@@ -3,7 +3,9 @@
 #
 # make demo: iotally on a device whose latency is known in advance. A
 # dm-delay device over a ramdisk adds 5 ms to every read and 20 ms to every
-# write; fio reads and writes it while iotally shows the device as iostat
+# write, and a dm-linear volume over it is what fio reads and writes (dm-stats
+# times an I/O from the moment its own device maps it, so the delay is
+# measured by the regions of the device above it); iotally shows the device as iostat
 # would, its regions beside it, a latency histogram whose buckets show the
 # two delays, two readers at once that clear nothing, a frame of top, the
 # tasks doing the I/O, the generic statistics layer, Prometheus text, and
@@ -16,7 +18,8 @@
 SECTORS=262144 # 128 MiB
 RDELAY=5       # ms
 WDELAY=20      # ms
-DEV=slow
+SLOW=slow
+DEV=vol
 
 say() { printf '\n### %s\n' "$*"; }
 # shown NAME CMD...: print the command as a user would type it, run it,
@@ -32,14 +35,16 @@ shown() {
 
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load brd"
-dmsetup create --noudevsync "$DEV" \
+dmsetup create --noudevsync "$SLOW" \
 	--table "0 $SECTORS delay /dev/ram0 0 $RDELAY /dev/ram0 0 $WDELAY" ||
 	bail "cannot create the dm-delay device"
+dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/mapper/$SLOW 0" ||
+	bail "cannot create the linear volume"
 KNAME=dm-$(dmsetup info -c --noheadings -o minor "$DEV" | tr -d ' ')
 IFACE=dm-$(dmsetup info -c --noheadings -o major,minor "$DEV" | tr -d ' ')
 
-echo "iotally demo: /dev/mapper/$DEV ($KNAME) is dm-delay over a ramdisk:"
-echo "every read takes ${RDELAY} ms more, every write ${WDELAY} ms more (jiffies: +0-4 ms at HZ=250)."
+echo "iotally demo: /dev/mapper/$DEV ($KNAME) is dm-linear over /dev/mapper/$SLOW, dm-delay over a"
+echo "ramdisk: every read takes ${RDELAY} ms more, every write ${WDELAY} ms more (timers in jiffies: +0-4 ms at HZ=250)."
 
 say "A region over the whole device, with a latency histogram (precise timestamps: the default with --histogram)"
 shown "create a region with a histogram" iotally create "$DEV" --areas 4 --histogram 2ms,4ms,8ms,16ms,32ms,64ms
@@ -53,13 +58,20 @@ fio --name=writes --filename=/dev/mapper/$DEV --direct=1 --rw=randwrite --bs=16k
 	--offset=64m --size=32m --iodepth=1 --rate_iops=10 --time_based --runtime=40 \
 	--output=/dev/null --eta=never &
 w=$!
-sleep 3
+# fio takes seconds to start in a TCG guest: wait for its first reads.
+n=0
+until [ "$(awk '{ print $1 + $5 }' /sys/block/$KNAME/stat)" -gt 20 ] || [ $n -ge 60 ]; do
+	sleep 0.5
+	n=$((n + 1))
+done
 
 say "fio: 40 reads/s of 4 KiB (first half), 10 writes/s of 16 KiB (second half). Every device, its regions beside it:"
 shown "report: device rows and region rows" iotally report -N --level area -y -o r/s,rkB/s,r_await,w/s,wkB/s,w_await,aqu-sz,%util 2 1
 dev_await=$(iotally -j report "$DEV" --level device -y -o r_await 2 1 | grep -o '"r_await":[0-9.]*' | cut -d: -f2)
-check_eq "the device's r_await shows dm-delay's ${RDELAY} ms ($dev_await)" yes \
-	"$(awk -v a="$dev_await" -v d="$RDELAY" 'BEGIN { print (a >= d && a < d + 10) ? "yes" : "no" }')"
+# At least the delay; how much more depends on how late the guest's timers
+# fire on a busy host.
+check_eq "the device's r_await is at least dm-delay's ${RDELAY} ms ($dev_await)" yes \
+	"$(awk -v a="$dev_await" -v d="$RDELAY" 'BEGIN { print (a != "" && a >= d) ? "yes" : "no" }')"
 
 say "One frame of top: the busiest regions, with a heat strip of their areas"
 shown "one frame of top" iotally top -c 1 -i 2
@@ -99,7 +111,9 @@ iotally report "$DEV" >/dev/null
 check_eq "reading cleared nothing" "$before" "$(dmsetup message "$DEV" 0 @stats_print "$region")"
 
 say "The generic statistics layer (debugfs) of the same device"
-shown "stat show" iotally stat show "$IFACE"
+echo "# iotally stat show $IFACE   (latencies_read, in microseconds; empty buckets left out)"
+check_ok "stat show" iotally stat show "$IFACE"
+printf '%s\n' "$out" | sed -n '/^latencies_read (array)/,/^$/p' | awk 'NR <= 2 || $2 != 0' 
 
 say "Prometheus text (iotally export --prometheus), an excerpt"
 run iotally export --prometheus
@@ -109,5 +123,6 @@ echo "... ($(printf '%s\n' "$out" | grep -vc '^#') samples in all)"
 
 iotally delete "$DEV" --all >/dev/null
 dmsetup remove --noudevsync "$DEV"
+dmsetup remove --noudevsync "$SLOW"
 rmmod brd
 tap_finish
