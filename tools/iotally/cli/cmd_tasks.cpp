@@ -325,6 +325,17 @@ std::map<std::uint32_t, TaskRecord> snapshot_tgids(TaskstatsClient& c) {
     return out;
 }
 
+// A tgid record carries no command name: /proc has it while the process lives.
+std::string command_name(std::uint32_t tgid, const TaskRecord& rec) {
+    if (rec.stats && !rec.stats->comm.empty())
+        return rec.stats->comm;
+    std::ifstream in(fmt::format("/proc/{}/comm", tgid));
+    std::string comm;
+    if (std::getline(in, comm) && !comm.empty())
+        return comm;
+    return "?";
+}
+
 void top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
@@ -345,7 +356,7 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
             base = *it->second.io;
         const TaskIo& io = *rec.io;
         TopRow r{tgid,
-                 rec.stats ? rec.stats->comm : "?",
+                 command_name(tgid, rec),
                  (io.sectors[TaskIo::read] - base.sectors[TaskIo::read]) * 512,
                  (io.sectors[TaskIo::write] - base.sectors[TaskIo::write]) * 512,
                  0,
