@@ -19,7 +19,6 @@ trap 'kill $tailer 2>/dev/null' EXIT
 set +e
 tests/vm/run.sh --kernel patched --name demo --suite demo --timeout 400 >build/logs/demo.out 2>&1
 rc=$?
-set -e
 sleep 1
 kill $tailer 2>/dev/null || true
 echo
