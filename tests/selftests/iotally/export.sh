@@ -5,7 +5,7 @@
 # one, never a part), and nothing written when it fails.
 
 delete_all_regions
-region=$(iotally create "$VOL" --program-id exp --histogram 1s) || bail "iotally create failed"
+region=$(iotally create "$VOL" --program-id exp --histogram 1s --no-precise) || bail "iotally create failed"
 write_at 0 4096 8
 tf=$(mktemp -d)
 
