@@ -23,7 +23,7 @@ DEB_PACKAGES := \
 	cmake pkg-config clang lld libclang-rt-14-dev clang-format \
 	libdevmapper-dev libnl-3-dev libnl-genl-3-dev libcli11-dev libfmt-dev \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
-	prometheus python3-prometheus-client e2fsprogs \
+	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter
 

@@ -50,6 +50,8 @@ programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 programs+=(/sbin/losetup)
 # The io-bpftrace suite: bpftrace, only in its guest (200 MiB of libraries).
 [[ " $suites " == *" io-bpftrace "* ]] && programs+=(/usr/bin/bpftrace)
+# iostat -x beside iotally report -x (demo and iotally suites).
+programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
 # Prometheus, promtool and node_exporter for the serve suite only (120 MB).

@@ -94,9 +94,9 @@ while [ $r -le "$ROUNDS" ]; do
 done
 
 # The two reports agree on which regions exist.
-iotally report "$DEV" --csv -o r_tps >/tmp/iotally.csv 2>/dev/null
+iotally report "$DEV" --csv -o r/s >/tmp/iotally.csv 2>/dev/null
 check_eq "iotally reported every region once" "$REGIONS" \
-	"$(awk -F, 'NR > 1 { print $5 }' /tmp/iotally.csv | sort -u | wc -l)"
+	"$(awk -F, 'NR > 1 && $8 == "region" { print $10 }' /tmp/iotally.csv | sort -u | wc -l)"
 head -n 2 /tmp/iotally.csv | sed 's/^/# iotally csv: /'
 
 dmsetup message "$DEV" 0 @stats_list | sed -n 's/^\([0-9]*\): .*/@stats_delete \1/p' |

@@ -38,3 +38,15 @@ expected: exit $_code, one line 'iotally: ...$_want...'
 actual:   exit $rc, stderr: $err"
 	fi
 }
+
+# json_rows LEVEL TEXT: the rows of a JSON report at LEVEL (device, region,
+# area, group), one per line (JSON keys are sorted: every row starts "area").
+json_rows() {
+	printf '%s\n' "$2" | sed -e 's/\],"sample":.*$//' -e 's/},{"area"/}\n{"area"/g' |
+		grep "\"level\":\"$1\""
+}
+
+# kname DMNAME: the kernel name of a device-mapper device (dm-0).
+kname() {
+	echo "dm-$(dmsetup info -c --noheadings -o minor "$1" | tr -d ' ')"
+}

@@ -23,11 +23,18 @@ check_error "create a range the kernel refuses (past the end)" 2 "" \
 	iotally create "$VOL" --start 131000 --length 1000000000000
 check_error "create --aux with a newline" 2 "" iotally create "$VOL" --aux "a
 b"
-check_error "delete a region that does not exist" 6 "no region 42" iotally delete "$VOL" 0 42
+check_error "delete a region that does not exist" 6 "region 42 does not exist on $VOL" iotally delete "$VOL" 0 42
 check_error "delete with a non-numeric id" 2 "abc" iotally delete "$VOL" abc
-check_error "clear a region that does not exist" 6 "no region 42" iotally clear "$VOL" 42
-check_error "print a region that does not exist" 6 "" iotally print "$VOL" 42
-check_error "set-aux of a region that does not exist" 6 "no region 42" iotally set-aux "$VOL" 42 x
+check_error "clear a region that does not exist" 6 "region 42 does not exist on $VOL" iotally clear "$VOL" 42
+check_error "print a region that does not exist" 6 "region 42 does not exist on $VOL" iotally print "$VOL" 42
+check_error "histogram of region -1" 2 "'-1'" iotally histogram "$VOL" -- -1
+check_error "report -c -1" 2 "'-1'" iotally report -i 1 -c -1 "$VOL"
+check_error "report with a count of 0" 2 "'0'" iotally report "$VOL" 1 0
+check_error "report --select that matches nothing" 3 "nomatch" iotally report --select 'name=nomatch*'
+check_error "an unknown option before the command" 2 "--bogus" iotally --bogus
+check_error "create --no-precise with a boundary finer than the tick" 2 "clock tick" \
+	iotally create "$VOL" --no-precise --histogram 1ms,20ms
+check_error "set-aux of a region that does not exist" 6 "region 42 does not exist on $VOL" iotally set-aux "$VOL" 42 x
 check_error "report --count without --interval" 2 "--interval" iotally report --count 2 "$VOL"
 check_error "report -o with an unknown field" 2 "nosuchfield" iotally report -o nosuchfield "$VOL"
 check_error "report --json and --csv together" 2 "" iotally report --json --csv "$VOL"
@@ -37,7 +44,7 @@ check_error "histogram with a bad interval" 2 "" iotally histogram "$VOL" 0 --in
 check_eq "every failed command left the regions as they were" "$before" "$(stats_list)"
 
 # Nothing half-made: a delete of several ids where one is missing deletes none.
-check_error "delete 0 and a missing id" 6 "no region 9" iotally delete "$VOL" 0 9
+check_error "delete 0 and a missing id" 6 "region 9 does not exist on $VOL" iotally delete "$VOL" 0 9
 check_eq "the existing region was not deleted either" "$before" "$(stats_list)"
 
 # The statistics layer: no such interface, or no such statistic.

@@ -9,7 +9,7 @@ delete_all_regions
 minor=$(dmsetup info -c --noheadings -o minor "$VOL" | tr -d ' ')
 major=$(dmsetup info -c --noheadings -o major "$VOL" | tr -d ' ')
 L="device=\"dm-$minor\",dm_name=\"$VOL\",dm_uuid=\"\",major=\"$major\",minor=\"$minor\""
-region=$(iotally create "$VOL" --program-id exp --histogram 1s) || bail "iotally create failed"
+region=$(iotally create "$VOL" --program-id exp --histogram 1s --no-precise) || bail "iotally create failed"
 write_at 0 4096 8
 tf=$(mktemp -d)
 

@@ -52,7 +52,7 @@ rm -f /tmp/hist
 
 check_error "histogram of a region without one" 2 "has no histogram" \
 	sh -c "iotally histogram $TOP \$(iotally create $TOP --length 8)"
-check_error "histogram of a region that does not exist" 6 "no region 77" iotally histogram "$TOP" 77
+check_error "histogram of a region that does not exist" 6 "region 77 does not exist on $TOP" iotally histogram "$TOP" 77
 
 dmsetup remove --noudevsync "$TOP"
 dmsetup remove --noudevsync "$SLOW"

@@ -19,8 +19,9 @@ check_eq "the kernel has the region as asked" "0: 0+$DEV_SECTORS 32768 iotst hel
 check_ok "create --start 1m --length 2m --area-size 512k --histogram 1ms,5ms,20ms" \
 	iotally create "$VOL" --start 1m --length 2m --area-size 512k --histogram 1ms,5ms,20ms
 check_eq "create with units prints id 1" "1" "$out"
-check_eq "sizes with units reach the kernel in sectors, bounds in ms" \
-	"1: 2048+4096 1024 iotally - histogram:1,5,20" "$(stats_list | sed -n 2p)"
+check_eq "sizes with units reach the kernel in sectors; a histogram is precise (ns)" \
+	"1: 2048+4096 1024 iotally - precise_timestamps histogram:1000000,5000000,20000000" \
+	"$(stats_list | sed -n 2p)"
 
 check_ok "create --precise --histogram 500us,2ms" iotally create "$VOL" --length 8 \
 	--precise --histogram 500us,2ms
@@ -33,10 +34,10 @@ check_eq "list shows four regions" "0 1 2 3" \
 	"$(printf '%s\n' "$out" | grep -o '"region_id":[0-9]*' | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
 check_match "list shows the aux_data" '"aux_data":"hello world"' "$out"
 check_match "list shows a region made by dmsetup, 2 areas of 32" \
-	'"areas":2,"aux_data":"","group_id":null,"histogram_bounds_ns":\[\],"length":64,"precise_timestamps":false,"program_id":"other","region_id":3' "$out"
+	'"area_sectors":32,"areas":2,"aux_data":"","group_id":null,"histogram_bounds_ns":\[\],"length_sectors":64,"precise_timestamps":false,"program_id":"other","region_id":3' "$out"
 check_ok "iotally list (text)" iotally list "$VOL"
 check_match "text list: region 1 with its histogram" \
-	"^$VOL +1 +2048 +4096 +1024 +4 +iotally +- +no +1ms,5ms,20ms +-\$" "$out"
+	"^$VOL +1 +2048 +4096 +1024 +4 +iotally +- +yes +1ms,5ms,20ms +-\$" "$out"
 check_ok "iotally list --program-id other" iotally list --program-id other "$VOL"
 check_eq "list --program-id shows only that program's regions" 1 "$(printf '%s\n' "$out" | grep -c "^$VOL ")"
 

@@ -22,6 +22,8 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./nonroot.sh
 . ./stat.sh
 . ./top.sh
+. ./iostat.sh
+. ./tasks.sh
 
 delete_all_regions
 teardown_devices

@@ -34,7 +34,7 @@ ctl "interface $I" "create $I cnt incidents/incidents" "create $I sizes bytes/in
 check_ok "stat list" iotally stat list
 check_match "stat list shows the interface" "^$I\$" "$out"
 check_ok "stat list --json" iotally stat list --json
-check_match "stat list --json is an array of names" "^\[.*\"$I\".*\]\$" "$out"
+check_match "stat list --json lists the names" "\"interfaces\":\[.*\"$I\".*\]" "$out"
 
 check_ok "stat on (the whole interface)" iotally stat on "$I"
 check_eq "stat on started every statistic" "1 1 1" "$(sattr cnt on) $(sattr sizes on) $(sattr lat on)"

@@ -40,7 +40,7 @@ while :; do
 done
 wait "$writer"
 check_match "top shows a title with the interval" "^iotally top - .*interval 1s" "$screen"
-check_match "top has the table header with the heat strip" "^DEVICE +REGION .*HEAT" "$screen"
+check_match "top has the table header with the heat strip" "^Device +Region .*HEAT" "$screen"
 check_eq "the hot region is the first row" "$region" \
 	"$(printf '%s\n' "$screen" | grep -E "^$VOL " | head -n 1 | awk '{ print $2 }' | tr -d '+')"
 strip=$(printf '%s\n' "$row" | sed -n 's/.*|\(.*\)|.*/\1/p')

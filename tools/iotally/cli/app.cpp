@@ -7,10 +7,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/snapshot.hpp"
 
@@ -39,6 +42,20 @@ int default_width() {
     return 80;
 }
 
+std::int64_t default_realtime_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+double default_uptime_s() {
+    std::ifstream in("/proc/uptime");
+    double up = 0;
+    if (!(in >> up))
+        throw Error(ErrorKind::unsupported, "/proc/uptime: cannot read (is /proc mounted?)");
+    return up;
+}
+
 const char* const description =
     "iotally: device-mapper I/O statistics without surprises.\n"
     "Regions, areas and histograms of dm-stats, devstat-grade metrics, and the\n"
@@ -48,6 +65,65 @@ const char* const exit_codes =
     "Exit status: 0 success, 1 operation failed, 2 usage error, 3 no such device,\n"
     "4 permission denied, 5 not supported by the kernel, 6 no such region,\n"
     "7 unexpected kernel output.";
+
+// CLI11 calls every string "TEXT": say what is expected instead.
+void name_placeholders(CLI::App& app) {
+    for (CLI::App* sub : app.get_subcommands({})) {
+        for (CLI::Option* opt : sub->get_options()) {
+            if (opt->get_type_name() != "TEXT")
+                continue;
+            std::string name = opt->get_name(false, true);
+            std::string n = opt->get_lnames().empty() ? name : opt->get_lnames().front();
+            std::string placeholder;
+            if (n == "interval" || n == "duration")
+                placeholder = "DURATION";
+            else if (n == "level")
+                placeholder = "LEVEL";
+            else if (n == "start" || n == "length" || n == "area-size")
+                placeholder = "SIZE";
+            else if (n == "histogram")
+                placeholder = "BOUNDS";
+            else {
+                if (n.empty())
+                    n = name;
+                for (char& c : n)
+                    c = c == '-' ? '_'
+                                 : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                placeholder = n;
+            }
+            opt->type_name(placeholder);
+        }
+    }
+}
+
+nlohmann::json help_json(CLI::App& app, const std::string& topic) {
+    auto doc = json_document("help");
+    doc["version"] = IOTALLY_VERSION;
+    nlohmann::json commands = nlohmann::json::array();
+    for (CLI::App* sub : app.get_subcommands({})) {
+        if (!topic.empty() && sub->get_name() != topic)
+            continue;
+        nlohmann::json options = nlohmann::json::array();
+        for (CLI::Option* opt : sub->get_options()) {
+            if (opt->get_name() == "--help")
+                continue;
+            options.push_back({{"name", opt->get_name(false, true)},
+                               {"type", opt->get_type_name()},
+                               {"description", opt->get_description()}});
+        }
+        commands.push_back({{"name", sub->get_name()},
+                            {"description", sub->get_description()},
+                            {"options", options}});
+    }
+    if (!topic.empty() && commands.empty())
+        throw Error(ErrorKind::usage, "unknown command '" + topic + "'");
+    doc["commands"] = commands;
+    doc["exit_status"] = {{"0", "success"},           {"1", "operation failed"},
+                          {"2", "usage error"},       {"3", "no such device"},
+                          {"4", "permission denied"}, {"5", "not supported by the kernel"},
+                          {"6", "no such region"},    {"7", "unexpected kernel output"}};
+    return doc;
+}
 
 }  // namespace
 
@@ -64,13 +140,19 @@ int run(const std::vector<std::string>& args, Context& ctx) {
         ctx.clock = monotonic_seconds;
     if (!ctx.terminal_width)
         ctx.terminal_width = default_width;
+    if (!ctx.realtime_ns)
+        ctx.realtime_ns = default_realtime_ns;
+    if (!ctx.uptime_s)
+        ctx.uptime_s = default_uptime_s;
 
     CLI::App app{description, "iotally"};
     app.footer(exit_codes);
     app.require_subcommand(1);
     app.fallthrough();
     bool json = false;
-    app.add_flag("-j,--json", json, "Print JSON instead of text");
+    app.add_flag("-j,--json", json, "Print JSON instead of text (every command)");
+    bool version = false;
+    app.add_flag("-V,--version", version, "Print the version and exit");
     app.add_option("--debugfs", ctx.debugfs, "Where debugfs is mounted")->capture_default_str();
 
     std::vector<std::pair<CLI::App*, Action>> actions;
@@ -80,6 +162,10 @@ int run(const std::vector<std::string>& args, Context& ctx) {
     auto* help = app.add_subcommand("help", "List the commands, or show one command's help");
     help->add_option("command", topic, "A command");
     reg.add(help, [&] {
+        if (json) {
+            out << help_json(app, topic).dump() << "\n";
+            return;
+        }
         if (topic.empty()) {
             // app.help() would describe the selected subcommand, 'help' itself.
             out << app.get_formatter()->make_help(&app, "iotally", CLI::AppFormatMode::Normal);
@@ -97,23 +183,55 @@ int run(const std::vector<std::string>& args, Context& ctx) {
 #define IOTALLY_COMMAND(name) register_##name(reg);
 #include "commands.inc"
 #undef IOTALLY_COMMAND
+    name_placeholders(app);
 
     try {
         // CLI11 would only say that a subcommand is required.
+        bool command_seen = false, version_asked = false;
         for (std::size_t i = 0; i < args.size(); ++i) {
             const std::string& a = args[i];
             if (a == "--debugfs") {
                 ++i;
                 continue;
             }
-            if (a.empty() || a[0] == '-')
+            if (a == "--version" || a == "-V") {
+                version_asked = true;
+                continue;
+            }
+            if (!a.empty() && a[0] == '-') {
+                if (a != "-j" && a != "--json" && a != "-h" && a != "--help" &&
+                    a.rfind("--debugfs=", 0) != 0)
+                    throw Error(ErrorKind::usage, "unknown option '" + a +
+                                                      "' before the command (try 'iotally help')");
+                continue;
+            }
+            if (a.empty())
                 continue;
             auto named = app.get_subcommands([&a](CLI::App* sub) { return sub->check_name(a); });
             if (named.empty())
                 throw Error(ErrorKind::usage, "unknown command '" + a + "' (try 'iotally help')");
+            command_seen = true;
             break;
         }
+        if (!command_seen && !version_asked &&
+            std::none_of(args.begin(), args.end(),
+                         [](const std::string& a) { return a == "-h" || a == "--help"; }))
+            throw Error(ErrorKind::usage, "a command is required (try 'iotally help')");
         std::vector<std::string> reversed(args.rbegin(), args.rend());
+        if (version_asked && !command_seen) {
+            app.require_subcommand(0);
+            app.parse(reversed);
+            if (json) {
+                auto doc = json_document("version");
+                doc["version"] = IOTALLY_VERSION;
+                doc["json_schema"] = json_schema_version;
+                out << doc.dump() << "\n";
+            } else {
+                out << "iotally " << IOTALLY_VERSION << "\n";
+            }
+            out.flush();
+            return 0;
+        }
         app.parse(reversed);
         for (auto& [sub, action] : actions) {
             if (sub->parsed()) {

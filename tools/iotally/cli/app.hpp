@@ -26,7 +26,10 @@ struct Context {
     std::function<void(double seconds)> sleep;  // default: nanosleep
     std::function<bool()> interactive;          // stdout is a terminal
     std::function<int()> terminal_width;
-    std::function<double()> clock;  // default: CLOCK_MONOTONIC
+    std::function<double()> clock;              // default: CLOCK_MONOTONIC
+    std::function<std::int64_t()> realtime_ns;  // default: CLOCK_REALTIME
+    std::function<double()> uptime_s;           // default: /proc/uptime
+    std::string sysfs = "/sys";
 
     DeviceLayer& layer();
 

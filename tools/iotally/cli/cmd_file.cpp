@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 #include "iotally/filemap.hpp"
@@ -38,10 +39,10 @@ std::string device_by_number(Context& ctx, std::uint32_t major, std::uint32_t mi
 void print_ids(Context& ctx, bool json, const std::string& device, const std::string& path,
                const std::vector<std::uint64_t>& ids) {
     if (json) {
-        *ctx.out << nlohmann::json{{"device", device},
-                                   {"file", path},
-                                   {"group_id", ids.front()},
-                                   {"region_ids", ids}}
+        *ctx.out << stamped("create", nlohmann::json{{"device", device},
+                                                     {"file", path},
+                                                     {"group_id", ids.front()},
+                                                     {"region_ids", ids}})
                         .dump()
                  << "\n";
         return;

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/histogram.hpp"
 #include "iotally/snapshot.hpp"
@@ -18,6 +19,7 @@ namespace {
 
 struct HistArgs {
     std::string device;
+    std::string id_text;
     std::uint64_t id = 0;
     std::optional<std::uint64_t> area;
     bool group = false;
@@ -43,7 +45,8 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
     if (!a.group) {
         const Region* r = d.find_region(a.id);
         if (!r)
-            throw Error(ErrorKind::no_region, fmt::format("{}: no region {}", d.info.name, a.id));
+            throw Error(ErrorKind::no_region,
+                        fmt::format("region {} does not exist on {}", a.id, d.info.name));
         return region_hist(*r);
     }
     for (const auto& g : d.groups) {
@@ -66,7 +69,8 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
         }
         return sum;
     }
-    throw Error(ErrorKind::no_region, fmt::format("{}: no group {}", d.info.name, a.id));
+    throw Error(ErrorKind::no_region,
+                fmt::format("group {} does not exist on {}", a.id, d.info.name));
 }
 
 }  // namespace
@@ -75,13 +79,17 @@ void register_histogram(Registry& r) {
     auto a = std::make_shared<HistArgs>();
     auto* sub = r.app.add_subcommand("histogram", "Latency distribution of a region or group");
     sub->add_option("device", a->device, "Device-mapper device")->required();
-    sub->add_option("region", a->id, "Region id (group id with --group)")->required();
+    sub->add_option("region", a->id_text, "Region id (group id with --group)")
+        ->type_name("ID")
+        ->required();
     sub->add_option("--area", a->area, "Only this area of the region");
     sub->add_flag("--group", a->group, "REGION is a dmstats group id");
-    sub->add_option("-i,--interval", a->interval, "Only I/O completed during this interval");
+    sub->add_option("-i,--interval", a->interval, "Only I/O completed during this interval")
+        ->type_name("DURATION");
     Context& ctx = r.ctx;
     bool& json = r.json;
     r.add(sub, [a, &ctx, &json] {
+        a->id = parse_region_id(a->id_text);
         std::optional<double> interval;
         if (!a->interval.empty())
             interval = parse_interval_s(a->interval);
@@ -110,11 +118,11 @@ void register_histogram(Registry& r) {
                                                                 : nlohmann::json(nullptr)}}
                       : nlohmann::json(nullptr);
             }
-            *ctx.out << nlohmann::json{{"device", a->device},
-                                       {a->group ? "group_id" : "region_id", a->id},
-                                       {"total", h.total()},
-                                       {"buckets", buckets},
-                                       {"percentiles", pct}}
+            *ctx.out << stamped("histogram", {{"device", a->device},
+                                              {a->group ? "group_id" : "region_id", a->id},
+                                              {"total", h.total()},
+                                              {"buckets", buckets},
+                                              {"percentiles", pct}})
                             .dump()
                      << "\n";
             return;

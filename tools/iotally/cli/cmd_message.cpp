@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally::cli {
@@ -29,9 +30,9 @@ void register_message(Registry& r) {
             text += (text.empty() ? "" : " ") + w;
         std::string reply = ctx.layer().message(args->device, text);
         if (json) {
-            *ctx.out << nlohmann::json{{"device", args->device},
-                                       {"message", text},
-                                       {"reply", reply}}
+            *ctx.out << stamped("message",
+                                nlohmann::json{
+                                    {"device", args->device}, {"message", text}, {"reply", reply}})
                             .dump()
                      << "\n";
             return;

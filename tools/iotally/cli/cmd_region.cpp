@@ -8,6 +8,8 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
+#include "iotally/clock_tick.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 #include "iotally/snapshot.hpp"
@@ -18,24 +20,26 @@
 namespace iotally::cli {
 namespace {
 
-std::uint64_t parse_region_id(const std::string& text) {
-    std::uint64_t id = parse_u64(text, "region id");
-    if (id > 2147483647ULL)
-        throw Error(ErrorKind::usage, fmt::format("region id {} is out of range", text));
-    return id;
-}
-
-// Histogram boundaries in the region's unit; like lvm2, a boundary finer
-// than a millisecond turns precise_timestamps on.
-std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool& precise) {
+// Histogram boundaries in the region's unit. A region without
+// precise_timestamps measures whole jiffies, so a histogram uses precise
+// timestamps unless --no-precise says otherwise, and then no boundary may be
+// finer than the tick: its buckets would only split jiffies.
+std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool precise) {
     if (text.empty())
         return {};
     auto ns = parse_duration_list_ns(text);
-    if (std::any_of(ns.begin(), ns.end(), [](auto v) { return v % 1'000'000; }))
-        precise = true;
-    if (!precise)
-        for (auto& v : ns)
-            v /= 1'000'000;
+    if (precise)
+        return ns;
+    const ClockTick tick = clock_tick();
+    for (auto v : ns)
+        if (v % 1'000'000 || v < tick.ns)
+            throw Error(ErrorKind::usage,
+                        fmt::format("histogram boundary {} is finer than the {} ms clock tick "
+                                    "that a region without precise_timestamps counts in ({}); "
+                                    "drop --no-precise",
+                                    format_duration_ns(v), tick.ns / 1'000'000, tick.source));
+    for (auto& v : ns)
+        v /= 1'000'000;
     return ns;
 }
 
@@ -44,11 +48,11 @@ struct CreateArgs {
     std::string start, length, area_size, histogram, program_id{default_program_id}, aux, file,
         alias;
     std::uint32_t areas = 0;
-    bool precise = false;
+    bool precise = false, no_precise = false;
 };
 
 void do_create(Context& ctx, bool json, const CreateArgs& a) {
-    bool precise = a.precise;
+    const bool precise = a.precise || (!a.histogram.empty() && !a.no_precise);
     auto bounds = histogram_bounds(a.histogram, precise);
     if (!a.file.empty()) {
         if (!a.start.empty() || !a.length.empty() || a.areas || !a.area_size.empty())
@@ -109,7 +113,7 @@ void do_create(Context& ctx, bool json, const CreateArgs& a) {
     StatsClient client(ctx.layer(), a.device);
     std::uint64_t id = client.create(req);
     if (json)
-        *ctx.out << nlohmann::json{{"device", a.device}, {"region_id", id}}.dump() << "\n";
+        *ctx.out << stamped("create", {{"device", a.device}, {"region_id", id}}).dump() << "\n";
     else
         *ctx.out << id << "\n";
 }
@@ -136,7 +140,8 @@ DeviceSnapshot listed_device(Context& ctx, const std::string& device,
     resolve_groups(d);
     for (auto id : ids)
         if (!d.find_region(id))
-            throw Error(ErrorKind::no_region, fmt::format("{}: no region {}", device, id));
+            throw Error(ErrorKind::no_region,
+                        fmt::format("region {} does not exist on {}", id, device));
     return d;
 }
 
@@ -175,7 +180,7 @@ void do_delete(Context& ctx, bool json, const std::string& device,
     for (auto id : ids)
         client.remove(id);
     if (json)
-        *ctx.out << nlohmann::json{{"device", device}, {"deleted", ids}}.dump() << "\n";
+        *ctx.out << stamped("delete", {{"device", device}, {"deleted", ids}}).dump() << "\n";
 }
 
 void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
@@ -189,9 +194,9 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
             for (const auto& r : d.regions) {
                 std::vector<std::uint64_t> bounds = r.histogram_bounds_ns;
                 regions.push_back({{"region_id", r.id},
-                                   {"start", r.start},
-                                   {"length", r.length},
-                                   {"step", r.step},
+                                   {"start_sector", r.start},
+                                   {"length_sectors", r.length},
+                                   {"area_sectors", r.step},
                                    {"areas", r.area_count()},
                                    {"program_id", r.program_id},
                                    {"aux_data", r.user_aux},
@@ -209,7 +214,7 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
                          {"groups", groups},
                          {"warnings", d.warnings}});
         }
-        *ctx.out << j.dump() << "\n";
+        *ctx.out << stamped("list", {{"devices", j}}).dump() << "\n";
         return;
     }
     Table t({"<DEVICE", "ID", "START", "LENGTH", "STEP", "AREAS", "<PROGRAM_ID", "<GROUP",
@@ -244,6 +249,8 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     if (first || count)
         lines = LineRange{first.value_or(0), count.value_or(UINT32_MAX)};
     StatsClient client(ctx.layer(), device);
+    // "region 9 does not exist on vol", not an errno; and the time unit.
+    const bool precise = listed_device(ctx, device, {id}).find_region(id)->precise_timestamps;
     if (!json) {
         // As the kernel printed it.
         std::string reply = client.message(build_print(id, lines, clear));
@@ -254,8 +261,8 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     nlohmann::json j = nlohmann::json::array();
     for (const auto& p : parsed) {
         const auto& c = p.counters;
-        j.push_back({{"start", p.start},
-                     {"step", p.step},
+        j.push_back({{"start_sector", p.start},
+                     {"length_sectors", p.step},
                      {"reads", c.reads},
                      {"reads_merged", c.reads_merged},
                      {"read_sectors", c.read_sectors},
@@ -271,7 +278,15 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
                      {"write_busy_time", c.write_busy_time},
                      {"histogram", p.histogram}});
     }
-    *ctx.out << nlohmann::json{{"device", device}, {"region_id", id}, {"areas", j}}.dump() << "\n";
+    // The counters as the kernel prints them: times in ns for a region with
+    // precise_timestamps, in ms (counted in jiffies) for the others.
+    *ctx.out << stamped("print", {{"device", device},
+                                  {"region_id", id},
+                                  {"time_unit", precise ? "ns" : "ms"},
+                                  {"time_resolution", precise ? "ns" : "jiffies"},
+                                  {"areas", j}})
+                    .dump()
+             << "\n";
 }
 
 void do_set_aux(Context& ctx, bool json, const std::string& device, const std::string& id_text,
@@ -288,8 +303,9 @@ void do_set_aux(Context& ctx, bool json, const std::string& device, const std::s
     }
     StatsClient(ctx.layer(), device).set_aux(id, aux);
     if (json)
-        *ctx.out << nlohmann::json{{"device", device}, {"region_id", id}, {"aux_data", aux}}.dump()
-                 << "\n";
+        *ctx.out
+            << stamped("set-aux", {{"device", device}, {"region_id", id}, {"aux_data", aux}}).dump()
+            << "\n";
 }
 
 }  // namespace
@@ -308,7 +324,13 @@ void register_region(Registry& r) {
     create->add_option("--area-size", ca->area_size, "Split into areas of SIZE")->excludes(areas);
     create->add_option("--histogram", ca->histogram,
                        "Latency histogram boundaries, e.g. 1ms,5ms,20ms (units: ns, us, ms, s)");
-    create->add_flag("--precise", ca->precise, "Nanosecond timestamps (precise_timestamps)");
+    auto* precise = create->add_flag(
+        "--precise", ca->precise,
+        "Nanosecond timestamps (precise_timestamps; the default with --histogram)");
+    create
+        ->add_flag("--no-precise", ca->no_precise,
+                   "With --histogram: jiffies timestamps, boundaries no finer than the tick")
+        ->excludes(precise);
     create->add_option("--program-id", ca->program_id, "program_id of the region")
         ->capture_default_str();
     create->add_option("--aux", ca->aux, "aux_data of the region");
@@ -351,7 +373,8 @@ void register_region(Registry& r) {
         for (auto id : ids)
             client.clear(id);
         if (json)
-            *ctx.out << nlohmann::json{{"device", cla->device}, {"cleared", ids}}.dump() << "\n";
+            *ctx.out << stamped("clear", {{"device", cla->device}, {"cleared", ids}}).dump()
+                     << "\n";
     });
 
     struct ListArgs {

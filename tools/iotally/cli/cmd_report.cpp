@@ -1,117 +1,166 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// iotally report: derived metrics from consecutive non-destructive snapshots.
+// iotally report: iostat -x for every block device, with the dm-stats regions
+// of each device beside it; reads never clear.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <nlohmann/json.hpp>
-#include <ostream>
+#include <map>
 
 #include "app.hpp"
+#include "block_devices.hpp"
 #include "iotally/error.hpp"
 #include "iotally/report.hpp"
-#include "iotally/selection.hpp"
 #include "output.hpp"
+#include "report_writer.hpp"
 
 namespace iotally::cli {
 namespace {
 
-constexpr std::string_view default_fields =
-    "r_tps,w_tps,r_mbps,w_mbps,rrqm,wrqm,r_ms,w_ms,aqu_sz,busy";
+constexpr std::string_view short_fields =
+    "r/s,rkB/s,r_await,rareq-sz,w/s,wkB/s,w_await,wareq-sz,aqu-sz,%util";
+constexpr std::string_view extended_fields =
+    "r/s,rkB/s,rrqm/s,%rrqm,r_await,rareq-sz,w/s,wkB/s,wrqm/s,%wrqm,w_await,wareq-sz,"
+    "d/s,dkB/s,drqm/s,%drqm,d_await,dareq-sz,f/s,f_await,aqu-sz,%util";
 
 struct ReportArgs {
-    std::vector<std::string> devices;
-    std::string interval;
-    std::uint64_t count = 0;
-    std::string fields{default_fields};
+    std::vector<std::string> operands;  // [DEVICE...] [INTERVAL [COUNT]]
+    std::string interval, count;
+    std::string fields;
+    bool extended = false, timestamps = false, omit_first = false, dm_names = false;
+    bool partitions = false, csv = false;
     std::string sort;
-    std::vector<std::string> select;
+    SelectArgs select;
     std::string level = "region";
     std::string program_id;
-    bool csv = false;
-    std::size_t max = 0;
 };
 
-std::vector<const MetricField*> resolve_fields(const std::string& list) {
-    std::vector<const MetricField*> out;
-    for (const auto& name : split_list(list)) {
-        const MetricField* f = find_metric_field(name);
-        if (!f) {
-            std::vector<std::string_view> names;
-            for (const auto& m : metric_fields())
-                names.push_back(m.name);
-            throw Error(ErrorKind::usage, fmt::format("unknown field '{}' (fields: {})", name,
-                                                      fmt::join(names, ",")));
-        }
-        out.push_back(f);
-    }
-    if (out.empty())
-        throw Error(ErrorKind::usage, "no fields given to -o");
-    return out;
+bool is_count(const std::string& s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-std::string region_label(const ReportRow& row) {
-    std::string s = row.region ? std::to_string(*row.region) : "-";
-    if (row.stats.counters_reset)
-        s += "*";
-    else if (row.is_new)
-        s += "+";
-    return s;
+bool is_interval(const std::string& s) {
+    return !s.empty() && (s[0] >= '0' && s[0] <= '9') &&
+           s.find_first_not_of("0123456789.nsmu") == std::string::npos;
+}
+
+std::uint64_t parse_count(const std::string& s) {
+    if (!is_count(s) || s.size() > 9 || std::stoull(s) == 0)
+        throw Error(ErrorKind::usage, fmt::format("count '{}' is not a positive integer", s));
+    return std::stoull(s);
 }
 
 class Reporter {
   public:
-    Reporter(Context& ctx, bool json, const ReportArgs& a)
+    Reporter(Context& ctx, bool json, ReportArgs& a)
         : ctx_(ctx),
-          json_(json),
           a_(a),
           level_(parse_report_level(a.level)),
-          fields_(resolve_fields(a.fields)),
-          snapshotter_(ctx.layer(), ctx.clock) {
+          sampler_(ctx, SampleOptions{a.partitions, level_ != ReportLevel::device,
+                                      a.program_id.empty() ? std::nullopt
+                                                           : std::optional(a.program_id)}),
+          writer_(*ctx.out,
+                  json    ? Format::json
+                  : a.csv ? Format::csv
+                          : Format::text,
+                  resolve_fields(!a.fields.empty() ? a.fields
+                                 : a.extended      ? std::string(extended_fields)
+                                                   : std::string(short_fields)),
+                  level_, a.timestamps) {
         if (json && a.csv)
             throw Error(ErrorKind::usage, "--json and --csv exclude each other");
         if (!a.sort.empty()) {
             sort_ = find_metric_field(a.sort);
             if (!sort_)
-                throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}'", a.sort));
+                throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}' (fields: {})",
+                                                          a.sort, metric_field_names()));
         }
-        for (const auto& s : a.select)
-            matches_.push_back(build_match(s));
-        if (a.count && a.interval.empty())
-            throw Error(ErrorKind::usage, "--count needs --interval");
+        // iostat's operands: the trailing numbers are the interval and the count.
+        auto& ops = a.operands;
+        if (ops.size() >= 2 && is_count(ops.back()) && is_interval(ops[ops.size() - 2])) {
+            set_once(a.count, ops.back(), "count");
+            ops.pop_back();
+        }
+        if (!ops.empty() && is_interval(ops.back())) {
+            set_once(a.interval, ops.back(), "interval");
+            ops.pop_back();
+        }
+        a.select.names = ops;
         if (!a.interval.empty())
             interval_ = parse_interval_s(a.interval);
+        if (!a.count.empty()) {
+            if (!interval_)
+                throw Error(ErrorKind::usage, "--count needs an interval (--interval or INTERVAL)");
+            count_ = parse_count(a.count);
+        }
+        if (a.omit_first && !interval_)
+            throw Error(ErrorKind::usage, "-y needs an interval");
+        selector_.emplace(a.select);
     }
 
     void run() {
-        Snapshot first = take();
-        if (!interval_) {
-            emit(build_report(first, nullptr, level_), 0, first);
-            return;
+        Sample prev = sampler_.take();
+        std::uint64_t printed = 0;
+        if (!a_.omit_first) {
+            emit(prev, nullptr, printed++);
         }
-        Snapshot prev = std::move(first);
-        for (std::uint64_t i = 0; a_.count == 0 || i < a_.count; ++i) {
+        while (interval_ && (!count_ || printed < *count_)) {
             ctx_.sleep(*interval_);
-            Snapshot cur = take();
-            emit(build_report(cur, &prev, level_), i, cur);
+            Sample cur = sampler_.take();
+            emit(cur, &prev, printed++);
             prev = std::move(cur);
         }
     }
 
   private:
-    Snapshot take() {
-        auto snap = snapshotter_.take(
-            a_.devices, a_.program_id.empty() ? std::nullopt : std::optional(a_.program_id));
-        if (!matches_.empty())
-            std::erase_if(snap.devices,
-                          [&](const DeviceSnapshot& d) { return !matches_any(matches_, d.info); });
-        for (const auto& d : snap.devices)
-            for (const auto& w : d.warnings)
-                *ctx_.err << "iotally: warning: " << w << "\n";
-        return snap;
+    static void set_once(std::string& slot, const std::string& value, const char* what) {
+        if (!slot.empty())
+            throw Error(ErrorKind::usage, fmt::format("the {} is given twice", what));
+        slot = value;
     }
 
-    void emit(std::vector<ReportRow> rows, std::uint64_t sample, const Snapshot& snap) {
+    void emit(const Sample& cur, const Sample* prev, std::uint64_t sample) {
+        const double elapsed = prev ? cur.disks.taken_s - prev->disks.taken_s : ctx_.uptime_s();
+        std::vector<ReportRow> device_rows;
+        std::vector<std::uint64_t> activity;
+        for (const auto& d : cur.disks.devices) {
+            const BlockDevice* p = prev ? prev->disks.find(d.name) : nullptr;
+            if (p && (p->major != d.major || p->minor != d.minor))
+                p = nullptr;
+            ReportRow row = device_row(d, p, elapsed, a_.dm_names);
+            row.is_new = prev && !p;
+            activity.push_back(row.stats.total_bytes + row.stats.total_transfers);
+            device_rows.push_back(std::move(row));
+        }
+        auto chosen = selector_->select(cur, activity);
+
+        std::map<std::string, std::vector<ReportRow>> regions;  // by dm name
+        if (cur.dm && level_ != ReportLevel::device)
+            for (auto& r : build_report(*cur.dm, prev && prev->dm ? &*prev->dm : nullptr, level_))
+                regions[r.device].push_back(std::move(r));
+
+        std::vector<ReportRow> rows;
+        for (const auto& kname : chosen) {
+            auto it = std::find_if(device_rows.begin(), device_rows.end(),
+                                   [&](const ReportRow& r) { return r.kernel_name == kname; });
+            if (it == device_rows.end())
+                continue;
+            const ReportRow dev = *it;
+            rows.push_back(dev);
+            if (!dev.dm_name)
+                continue;
+            auto rit = regions.find(*dev.dm_name);
+            if (rit == regions.end())
+                continue;
+            for (auto& r : rit->second) {
+                r.kernel_name = dev.kernel_name;
+                r.major = dev.major;
+                r.minor = dev.minor;
+                r.dm_name = dev.dm_name;
+                r.device = dev.device;
+                rows.push_back(std::move(r));
+            }
+        }
         if (sort_) {
             auto key = [&](const ReportRow& r) { return sort_->get(r.stats); };
             std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
@@ -121,147 +170,20 @@ class Reporter {
                 return a && *a > *b;
             });
         }
-        if (a_.max && rows.size() > a_.max)
-            rows.resize(a_.max);
-        if (json_)
-            emit_json(rows, sample, snap);
-        else if (a_.csv)
-            emit_csv(rows, sample);
-        else
-            emit_text(rows, sample);
-        ctx_.out->flush();
-    }
-
-    void emit_json(const std::vector<ReportRow>& rows, std::uint64_t sample, const Snapshot& snap) {
-        nlohmann::json out_rows = nlohmann::json::array();
-        for (const auto& r : rows) {
-            nlohmann::json fields = nlohmann::json::object();
-            for (const auto& f : metric_fields()) {
-                auto v = f.get(r.stats);
-                if (!v)
-                    fields[std::string(f.name)] = nullptr;
-                else if (f.integer)
-                    fields[std::string(f.name)] = static_cast<std::uint64_t>(*v);
-                else
-                    fields[std::string(f.name)] = *v;
-            }
-            auto opt = [](const std::optional<std::uint64_t>& v) {
-                return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-            };
-            out_rows.push_back({{"device", r.device},
-                                {"level", to_string(r.level)},
-                                {"group_id", opt(r.group)},
-                                {"group_alias", r.group_alias},
-                                {"region_id", opt(r.region)},
-                                {"area", opt(r.area)},
-                                {"start", r.start},
-                                {"length", r.length},
-                                {"program_id", r.program_id},
-                                {"new", r.is_new},
-                                {"counters_reset", r.stats.counters_reset},
-                                {"elapsed_s", r.elapsed_s ? nlohmann::json(*r.elapsed_s)
-                                                          : nlohmann::json(nullptr)},
-                                {"metrics", fields}});
-        }
-        *ctx_.out << nlohmann::json{{"sample", sample},
-                                    {"generation", snap.generation},
-                                    {"interval_s", interval_ ? nlohmann::json(*interval_)
-                                                             : nlohmann::json(nullptr)},
-                                    {"rows", out_rows}}
-                         .dump()
-                  << "\n";
-    }
-
-    void emit_csv(const std::vector<ReportRow>& rows, std::uint64_t sample) {
-        if (!csv_header_done_) {
-            std::vector<std::string> h{"sample", "device", "level",  "group", "region",
-                                       "area",   "start",  "length", "new",   "counters_reset"};
-            for (auto* f : fields_)
-                h.emplace_back(f->name);
-            *ctx_.out << fmt::format("{}\n", fmt::join(h, ","));
-            csv_header_done_ = true;
-        }
-        auto opt = [](const std::optional<std::uint64_t>& v) {
-            return v ? std::to_string(*v) : std::string();
-        };
-        for (const auto& r : rows) {
-            std::vector<std::string> c{std::to_string(sample),
-                                       csv_escape(r.device),
-                                       std::string(to_string(r.level)),
-                                       opt(r.group),
-                                       opt(r.region),
-                                       opt(r.area),
-                                       std::to_string(r.start),
-                                       std::to_string(r.length),
-                                       r.is_new ? "1" : "0",
-                                       r.stats.counters_reset ? "1" : "0"};
-            for (auto* f : fields_) {
-                auto v = f->get(r.stats);
-                if (!v)
-                    c.emplace_back();
-                else
-                    c.push_back(f->integer ? fmt::format("{:.0f}", *v) : fmt::format("{}", *v));
-            }
-            *ctx_.out << fmt::format("{}\n", fmt::join(c, ","));
-        }
-    }
-
-    void emit_text(const std::vector<ReportRow>& rows, std::uint64_t sample) {
-        std::vector<std::string> headers{"<DEVICE"};
-        switch (level_) {
-            case ReportLevel::device:
-                break;
-            case ReportLevel::group:
-                headers.insert(headers.end(), {"GROUP", "<ALIAS"});
-                break;
-            case ReportLevel::region:
-                headers.insert(headers.end(), {"REGION", "GROUP"});
-                break;
-            case ReportLevel::area:
-                headers.insert(headers.end(), {"REGION", "AREA", "START"});
-                break;
-        }
-        for (auto* f : fields_)
-            headers.emplace_back(f->header);
-        Table t(headers);
-        for (const auto& r : rows) {
-            std::vector<std::string> c{r.device};
-            switch (level_) {
-                case ReportLevel::device:
-                    break;
-                case ReportLevel::group:
-                    c.push_back(r.group ? std::to_string(*r.group) : "-");
-                    c.push_back(r.group_alias.empty() ? "-" : r.group_alias);
-                    break;
-                case ReportLevel::region:
-                    c.push_back(region_label(r));
-                    c.push_back(r.group ? std::to_string(*r.group) : "-");
-                    break;
-                case ReportLevel::area:
-                    c.push_back(region_label(r));
-                    c.push_back(r.area ? std::to_string(*r.area) : "-");
-                    c.push_back(std::to_string(r.start));
-                    break;
-            }
-            for (auto* f : fields_)
-                c.push_back(format_value(f->get(r.stats), f->integer));
-            t.add(std::move(c));
-        }
-        if (sample)
-            *ctx_.out << "\n";
-        *ctx_.out << t.render();
+        ReportHead head{sample, cur.unix_ns, prev ? std::optional(elapsed) : std::nullopt,
+                        cur.dm ? cur.dm->generation : 0};
+        writer_.write(head, rows);
     }
 
     Context& ctx_;
-    bool json_;
-    const ReportArgs& a_;
+    ReportArgs& a_;
     ReportLevel level_;
-    std::vector<const MetricField*> fields_;
+    Sampler sampler_;
+    ReportWriter writer_;
     const MetricField* sort_ = nullptr;
-    std::vector<MatchExpr> matches_;
     std::optional<double> interval_;
-    Snapshotter snapshotter_;
-    bool csv_header_done_ = false;
+    std::optional<std::uint64_t> count_;
+    std::optional<DeviceSelector> selector_;
 };
 
 }  // namespace
@@ -269,21 +191,46 @@ class Reporter {
 void register_report(Registry& r) {
     auto a = std::make_shared<ReportArgs>();
     auto* sub = r.app.add_subcommand(
-        "report", "Derived metrics per device, group, region or area; reads never clear");
-    sub->add_option("devices", a->devices, "Devices (default: all)");
+        "report", "iostat -x for every block device, with its dm-stats regions; reads never clear");
+    sub->add_option("operands", a->operands,
+                    "Devices (kernel or dm names; default: all), then the interval and count "
+                    "as iostat takes them")
+        ->type_name("[DEVICE...] [INTERVAL [COUNT]]");
     sub->add_option("-i,--interval", a->interval,
-                    "Report rates over this interval, repeatedly (e.g. 1, 500ms, 2s)");
-    sub->add_option("-c,--count", a->count, "Number of reports with --interval (default: forever)");
-    std::string field_help = "Comma-separated fields:";
-    for (const auto& f : metric_fields())
-        field_help += fmt::format("\n  {:<10} {}", f.name, f.description);
-    sub->add_option("-o,--fields", a->fields, field_help)->capture_default_str();
-    sub->add_option("--sort", a->sort, "Sort rows by this field, largest first");
-    sub->add_option("--select", a->select,
-                    "Only devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX (repeatable)");
-    sub->add_option("--level", a->level, "device, group, region or area")->capture_default_str();
-    sub->add_option("--program-id", a->program_id, "Only regions of this program_id");
-    sub->add_option("--max", a->max, "At most N rows per report");
+                    "Report rates over this interval, repeatedly (1, 500ms, 2s)")
+        ->type_name("DURATION");
+    sub->add_option("-c,--count", a->count,
+                    "Number of reports, the first since boot (default with an interval: forever)")
+        ->type_name("N");
+    sub->add_flag("-x", a->extended, "All of iostat -x's fields (discards and flushes too)");
+    sub->add_flag("-t", a->timestamps, "Print the time of each report (ISO 8601)");
+    sub->add_flag("-y", a->omit_first, "Omit the first report (since boot or creation)");
+    sub->add_flag("-N", a->dm_names, "Device-mapper names instead of dm-N (iostat -N)");
+    sub->add_flag("-p,--partitions", a->partitions, "Partitions too");
+    sub->add_option("-o,--fields", a->fields,
+                    fmt::format("Comma-separated fields, or all (default: {}; with -x: {})",
+                                short_fields, extended_fields))
+        ->type_name("FIELDS");
+    sub->add_option("--sort", a->sort, "Sort rows by this field, largest first")
+        ->type_name("FIELD");
+    sub->add_option("--select", a->select.exprs,
+                    "Devices matching EXPR: name=GLOB,target=TYPE,driver=GLOB,uuid=PREFIX,"
+                    "lv=VG/LV (repeatable)")
+        ->type_name("EXPR");
+    sub->add_option("--select-mode", a->select.mode,
+                    "add, only, remove or add-only (devstat; default: only when anything is "
+                    "named, else add)")
+        ->type_name("MODE");
+    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
+        ->type_name("N");
+    sub->add_option("--top", a->select.top, "The N busiest devices, busiest first (perf_select)")
+        ->type_name("N");
+    sub->add_option("--level", a->level,
+                    "Rows beside each device: device (none), group, region or area")
+        ->type_name("LEVEL")
+        ->capture_default_str();
+    sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
+        ->type_name("ID");
     sub->add_flag("--csv", a->csv, "Comma-separated values");
     Context& ctx = r.ctx;
     bool& json = r.json;

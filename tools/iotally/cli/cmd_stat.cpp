@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/statfs.hpp"
 #include "output.hpp"
@@ -83,7 +84,7 @@ void show(Context& ctx, bool json, const std::string& iface) {
                              {"columns", columns},
                              {"data", rows}});
         }
-        *ctx.out << nlohmann::json{{"interface", iface}, {"statistics", stats}}.dump() << "\n";
+        *ctx.out << stamped("stat", {{"interface", iface}, {"statistics", stats}}).dump() << "\n";
         return;
     }
     Table t({"<NAME", "<TYPE", "<ON", "<ATTRIBUTES"});
@@ -126,7 +127,7 @@ void register_stat(Registry& r) {
     r.add(list, [&ctx, &json] {
         auto ifaces = statfs(ctx).interfaces();
         if (json) {
-            *ctx.out << nlohmann::json(ifaces).dump() << "\n";
+            *ctx.out << stamped("stat", {{"interfaces", ifaces}}).dump() << "\n";
             return;
         }
         for (const auto& i : ifaces)

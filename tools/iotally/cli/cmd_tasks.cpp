@@ -19,6 +19,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
 #include "output.hpp"
@@ -324,10 +325,27 @@ std::map<std::uint32_t, TaskRecord> snapshot_tgids(TaskstatsClient& c) {
     return out;
 }
 
+// A tgid record carries no command name: /proc has it while the process lives.
+std::string command_name(std::uint32_t tgid, const TaskRecord& rec) {
+    if (rec.stats && !rec.stats->comm.empty())
+        return rec.stats->comm;
+    std::ifstream in(fmt::format("/proc/{}/comm", tgid));
+    std::string comm;
+    if (std::getline(in, comm) && !comm.empty())
+        return comm;
+    return "?";
+}
+
 void top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
     TaskstatsClient c;
+    // This process always exists: without I/O in its own record, the kernel
+    // has no per-task I/O at all, and an empty table would be a lie.
+    if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
+        throw Error(ErrorKind::unsupported,
+                    "tasks --top: this kernel's taskstats carry no per-task I/O "
+                    "(the iotally kernel patches add it; see iotally(8))");
     auto before = snapshot_tgids(c);
     ctx.sleep(interval);
     auto after = snapshot_tgids(c);
@@ -338,7 +356,7 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
             base = *it->second.io;
         const TaskIo& io = *rec.io;
         TopRow r{tgid,
-                 rec.stats ? rec.stats->comm : "?",
+                 command_name(tgid, rec),
                  (io.sectors[TaskIo::read] - base.sectors[TaskIo::read]) * 512,
                  (io.sectors[TaskIo::write] - base.sectors[TaskIo::write]) * 512,
                  0,
@@ -366,8 +384,13 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
                          {"ops", r.ops},
                          {"waits", r.waits},
                          {"wait_ns", r.wait_ns}});
-        *ctx.out << nlohmann::json{{"interval_s", interval}, {"by", by}, {"tasks", j}}.dump()
-                 << "\n";
+        auto doc = json_document("tasks");
+        add_timestamp(doc, ctx.realtime_ns());
+        doc["interval_s"] = interval;
+        doc["by"] = by;
+        doc["units"] = {{"read_bytes", "bytes"}, {"write_bytes", "bytes"}, {"wait_ns", "ns"}};
+        doc["tasks"] = j;
+        *ctx.out << doc.dump() << "\n";
         return;
     }
     Table t({"TGID", "<COMM", "READ_B", "WRITE_B", "OPS", "WAITS", "WAIT_MS"});

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "app.hpp"
+#include "document.hpp"
 #include "iotally/error.hpp"
 #include "iotally/report.hpp"
 #include "iotally/selection.hpp"
@@ -123,28 +125,28 @@ std::size_t terminal_rows() {
 struct TopArgs {
     std::vector<std::string> devices;
     std::string interval = "1";
-    std::uint64_t count = 0;
-    std::string sort = "mbps";
+    std::string count;
+    std::string sort = "MB/s";
     std::vector<std::string> select;
     std::size_t max = 0;
     std::string program_id;
 };
 
+constexpr std::string_view frame_fields[] = {"r/s", "w/s", "rMB/s", "wMB/s", "await", "%util"};
+
 std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
-                         std::size_t max_rows, int width) {
+                         std::size_t max_rows, int width, std::int64_t unix_ns) {
     std::size_t regions = 0;
     for (const auto& d : snap.devices)
         regions += d.regions.size();
-    std::time_t now = std::time(nullptr);
     std::string out = fmt::format(
-        "iotally top - {:%H:%M:%S}  interval {:.3g}s  devices {}  regions {}  generation {}  "
+        "iotally top - {}  interval {:.3g}s  devices {}  regions {}  generation {}  "
         "(q quits)\n\n",
-        fmt::localtime(now), interval, snap.devices.size(), regions, snap.generation);
-    static constexpr std::string_view fields[] = {"r_tps",  "w_tps", "r_mbps",
-                                                  "w_mbps", "ms",    "busy"};
-    std::vector<std::string> headers{"<DEVICE", "REGION"};
+        iso8601_local(unix_ns), interval, snap.devices.size(), regions, snap.generation);
+    const auto& fields = frame_fields;
+    std::vector<std::string> headers{"<Device", "Region"};
     for (auto f : fields)
-        headers.emplace_back(find_metric_field(f)->header);
+        headers.emplace_back(f);
     headers.emplace_back("<HEAT (areas, start to end)");
     Table t(headers);
     std::vector<std::vector<std::string>> cells;
@@ -152,8 +154,12 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
     for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
         const auto& r = rows[i];
         std::vector<std::string> c{r.device, std::to_string(*r.region) + (r.is_new ? "+" : "")};
-        for (auto f : fields)
-            c.push_back(format_value(find_metric_field(f)->get(r.stats)));
+        for (auto f : fields) {
+            const MetricField* m = find_metric_field(f);
+            auto v = m->get(r.stats);
+            c.push_back(format_value(v) +
+                        (v && m->time_based && r.stats.jiffies_resolution ? "~" : ""));
+        }
         std::size_t used = 0;
         for (const auto& s : c)
             used += s.size() + 2;
@@ -172,24 +178,73 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
     return out;
 }
 
+// One frame as one line of JSON (a JSON-lines stream).
+std::string json_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
+                       std::size_t max_rows, std::uint64_t frame, std::int64_t unix_ns) {
+    nlohmann::json doc = json_document("top");
+    add_timestamp(doc, unix_ns);
+    doc["frame"] = frame;
+    doc["interval_s"] = interval;
+    doc["generation"] = snap.generation;
+    nlohmann::json units = nlohmann::json::object();
+    for (auto f : frame_fields)
+        units[std::string(f)] = find_metric_field(f)->unit;
+    units["area_bytes"] = "bytes";
+    doc["units"] = units;
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
+        const auto& r = rows[i];
+        nlohmann::json metrics = nlohmann::json::object();
+        for (auto f : frame_fields) {
+            auto v = find_metric_field(f)->get(r.stats);
+            metrics[std::string(f)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+        }
+        out.push_back({{"dm_name", r.device},
+                       {"region_id", r.region ? nlohmann::json(*r.region) : nullptr},
+                       {"new", r.is_new},
+                       {"time_resolution", r.stats.jiffies_resolution ? "jiffies" : "ns"},
+                       {"metrics", metrics},
+                       {"area_bytes", r.area_bytes}});
+    }
+    doc["rows"] = out;
+    return doc.dump() + "\n";
+}
+
 }  // namespace
 
 void register_top(Registry& r) {
     auto a = std::make_shared<TopArgs>();
     auto* sub = r.app.add_subcommand("top", "Live full-screen view of the busiest regions");
     sub->add_option("devices", a->devices, "Devices (default: all)");
-    sub->add_option("-i,--interval", a->interval, "Refresh interval")->capture_default_str();
-    sub->add_option("-c,--count", a->count, "Stop after N frames (default: until q)");
-    sub->add_option("--sort", a->sort, "Sort by this report field")->capture_default_str();
-    sub->add_option("--select", a->select, "Only devices matching EXPR (repeatable)");
-    sub->add_option("--max", a->max, "At most N regions (default: what fits)");
-    sub->add_option("--program-id", a->program_id, "Only regions of this program_id");
+    sub->add_option("-i,--interval", a->interval, "Refresh interval")
+        ->type_name("DURATION")
+        ->capture_default_str();
+    sub->add_option("-c,--count", a->count, "Stop after N frames (default: until q)")
+        ->type_name("N");
+    sub->add_option("--sort", a->sort, "Sort by this report field")
+        ->type_name("FIELD")
+        ->capture_default_str();
+    sub->add_option("--select", a->select, "Only devices matching EXPR (repeatable)")
+        ->type_name("EXPR");
+    sub->add_option("--max", a->max, "At most N regions (default: what fits)")->type_name("N");
+    sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
+        ->type_name("ID");
     Context& ctx = r.ctx;
-    r.add(sub, [a, &ctx] {
+    bool& json = r.json;
+    r.add(sub, [a, &ctx, &json] {
         const double interval = parse_interval_s(a->interval);
         const MetricField* sort = find_metric_field(a->sort);
         if (!sort)
-            throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}'", a->sort));
+            throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}' (fields: {})",
+                                                      a->sort, metric_field_names()));
+        std::uint64_t count = 0;
+        if (!a->count.empty()) {
+            if (a->count.find_first_not_of("0123456789") != std::string::npos ||
+                a->count.size() > 9 || std::stoull(a->count) == 0)
+                throw Error(ErrorKind::usage,
+                            fmt::format("count '{}' is not a positive integer", a->count));
+            count = std::stoull(a->count);
+        }
         std::vector<MatchExpr> matches;
         for (const auto& s : a->select)
             matches.push_back(build_match(s));
@@ -205,7 +260,7 @@ void register_top(Registry& r) {
                 });
             return snap;
         };
-        const bool tty = ctx.interactive();
+        const bool tty = !json && ctx.interactive();
         std::optional<TerminalSession> session;
         if (tty) {
             interrupted = 0;
@@ -219,7 +274,7 @@ void register_top(Registry& r) {
         };
 
         Snapshot prev = take();
-        for (std::uint64_t frame = 0; a->count == 0 || frame < a->count; ++frame) {
+        for (std::uint64_t frame = 0; count == 0 || frame < count; ++frame) {
             if (!wait())
                 break;
             Snapshot cur = take();
@@ -228,7 +283,14 @@ void register_top(Registry& r) {
                 return sort->get(x.stats).value_or(-1) > sort->get(y.stats).value_or(-1);
             });
             std::size_t max_rows = a->max ? a->max : (tty ? terminal_rows() : rows.size());
-            std::string text = render_frame(rows, cur, interval, max_rows, ctx.terminal_width());
+            if (json) {
+                *ctx.out << json_frame(rows, cur, interval, max_rows, frame, ctx.realtime_ns())
+                         << std::flush;
+                prev = std::move(cur);
+                continue;
+            }
+            std::string text = render_frame(rows, cur, interval, max_rows, ctx.terminal_width(),
+                                            ctx.realtime_ns());
             if (tty)
                 *ctx.out << "\x1b[H\x1b[2J" << text << std::flush;
             else

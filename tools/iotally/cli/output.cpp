@@ -79,6 +79,14 @@ double parse_interval_s(std::string_view text) {
     return static_cast<double>(ns) / 1e9;
 }
 
+std::uint64_t parse_region_id(const std::string& text) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+        text.size() > 10 || std::stoull(text) > 2147483647ULL)
+        throw Error(ErrorKind::usage,
+                    fmt::format("region id '{}' is not an integer from 0 to 2147483647", text));
+    return std::stoull(text);
+}
+
 std::vector<std::string> split_list(std::string_view text, char sep) {
     std::vector<std::string> out;
     std::size_t pos = 0;

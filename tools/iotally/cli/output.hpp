@@ -30,6 +30,10 @@ std::string csv_escape(std::string_view field);
 // "1", "1.5", "500ms", "2s": seconds (a bare number means seconds here).
 double parse_interval_s(std::string_view text);
 
+// A dm-stats region id: a decimal in [0, INT_MAX]; throws Error(usage)
+// ("-1" is not a region, whatever strtoull makes of it).
+std::uint64_t parse_region_id(const std::string& text);
+
 std::vector<std::string> split_list(std::string_view text, char sep = ',');
 
 }  // namespace iotally::cli

@@ -59,14 +59,14 @@ _iotally()
         --debugfs) _iotally_files -d; return ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '-j --json --debugfs --help' -- "$cur"))
+            COMPREPLY=($(compgen -W '-j --json --debugfs --help --version' -- "$cur"))
         else
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         fi
         return
     fi
 
-    local fields="bytes r_bytes w_bytes ios r_ios w_ios blocks r_blocks w_blocks r_merges w_merges kbpt r_kbpt w_kbpt tps r_tps w_tps mbps r_mbps w_mbps blkps r_blkps w_blkps rrqm wrqm ms r_ms w_ms busy r_busy w_busy queue aqu_sz bytes_free ios_other ios_free ms_other ms_free"
+    local fields="r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util %r_util %w_util tps kB/s MB/s rMB/s wMB/s dMB/s rsec/s wsec/s await areq-sz in_flight ios r_ios w_ios d_ios f_ios r_merges w_merges d_merges bytes r_bytes w_bytes d_bytes sectors r_sectors w_sectors"
     case $prev in
     --file|--textfile-dir) _iotally_files; return ;;
     --level) COMPREPLY=($(compgen -W 'device group region area' -- "$cur")); return ;;
@@ -77,21 +77,22 @@ _iotally()
         COMPREPLY=($(compgen -P "$prefix" -W "$fields" -- "${cur##*,}"))
         compopt -o nospace
         return ;;
-    --select) COMPREPLY=($(compgen -W 'name= target= uuid=' -- "$cur")); compopt -o nospace; return ;;
-    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|-c|--max|--first|--group|--area|--name)
+    --select) COMPREPLY=($(compgen -W 'name= target= driver= uuid= lv=' -- "$cur")); compopt -o nospace; return ;;
+    --select-mode) COMPREPLY=($(compgen -W 'add only remove add-only' -- "$cur")); return ;;
+    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|-c|--max|--top|--first|--group|--area|--name)
         return ;;
     esac
 
     local opts=""
     case $cmd in
     help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
-    create) opts="--start --length --areas --area-size --histogram --precise --program-id --aux --file --alias" ;;
+    create) opts="--start --length --areas --area-size --histogram --precise --no-precise --program-id --aux --file --alias" ;;
     delete) opts="--all --program-id" ;;
     list) opts="--program-id" ;;
     print) opts="--clear --first --count" ;;
     set-aux) opts="--raw" ;;
     update) opts="--file --group --alias" ;;
-    report) opts="--interval --count --fields --sort --select --level --program-id --max --csv" ;;
+    report) opts="-x -t -y -N --partitions --interval --count --fields --sort --select --select-mode --level --program-id --max --top --csv" ;;
     histogram) opts="--group --area --interval" ;;
     top) opts="--interval --count --sort --select --max --program-id" ;;
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;

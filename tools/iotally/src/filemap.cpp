@@ -57,7 +57,7 @@ std::vector<std::uint64_t> update_file_regions(StatsClient& client, std::uint64_
     auto leader_it = by_id.find(group_id);
     if (leader_it == by_id.end())
         throw Error(ErrorKind::no_region,
-                    fmt::format("{}: no region {}", client.device(), group_id));
+                    fmt::format("region {} does not exist on {}", group_id, client.device()));
     const ListEntry leader = leader_it->second;
     auto tag = parse_group_tag(leader.aux_data);
     if (!tag || tag->members.front() != group_id)

@@ -114,64 +114,93 @@ Statistics compute_statistics(const IoCounters& current, const IoCounters* previ
 
 namespace {
 
-#define FIELD(name, header, desc, expr)                                                       \
-    MetricField {                                                                             \
-        name, header, desc, [](const Statistics& s) -> std::optional<double> { return expr; } \
+#define FIELD(name, unit, desc, expr)                                                       \
+    MetricField {                                                                           \
+        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; } \
     }
-#define COUNT(name, header, desc, expr)                                                        \
-    MetricField {                                                                              \
-        name, header, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, \
-            true                                                                               \
+#define TIMED(name, unit, desc, expr)                                                        \
+    MetricField {                                                                            \
+        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, \
+            false, true                                                                      \
+    }
+#define COUNT(name, unit, desc, expr)                                                             \
+    MetricField {                                                                                 \
+        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, true \
     }
 
+std::optional<double> opt_u(const std::optional<std::uint64_t>& v) {
+    return v ? opt(*v) : std::nullopt;
+}
+std::optional<double> kib_s(std::optional<double> mib_s) {
+    return mib_s ? std::optional(*mib_s * 1024.0) : std::nullopt;
+}
+std::optional<double> pct_merged(std::optional<double> merged, std::optional<double> done) {
+    if (!merged || !done || *merged + *done <= 0)
+        return std::nullopt;
+    return *merged / (*merged + *done) * 100.0;
+}
+
+// iostat -x's columns first, in its order; then the totals and the rest.
 constexpr auto fields = std::to_array<MetricField>({
-    COUNT("bytes", "bytes", "bytes transferred", opt(s.total_bytes)),
-    COUNT("r_bytes", "r_bytes", "bytes read", opt(s.total_bytes_read)),
-    COUNT("w_bytes", "w_bytes", "bytes written", opt(s.total_bytes_write)),
-    COUNT("bytes_free", "f_bytes", "bytes freed (not known to dm-stats)",
-          s.total_bytes_free ? opt(*s.total_bytes_free) : std::nullopt),
-    COUNT("ios", "ios", "transfers completed", opt(s.total_transfers)),
-    COUNT("r_ios", "r_ios", "reads completed", opt(s.total_transfers_read)),
-    COUNT("w_ios", "w_ios", "writes completed", opt(s.total_transfers_write)),
-    COUNT("ios_other", "o_ios", "other transfers (not known to dm-stats)",
-          s.total_transfers_other ? opt(*s.total_transfers_other) : std::nullopt),
-    COUNT("ios_free", "f_ios", "free transfers (not known to dm-stats)",
-          s.total_transfers_free ? opt(*s.total_transfers_free) : std::nullopt),
-    COUNT("blocks", "blocks", "512-byte blocks transferred", opt(s.total_blocks)),
-    COUNT("r_blocks", "r_blocks", "512-byte blocks read", opt(s.total_blocks_read)),
-    COUNT("w_blocks", "w_blocks", "512-byte blocks written", opt(s.total_blocks_write)),
-    COUNT("r_merges", "r_merges", "reads merged", opt(s.total_merges_read)),
-    COUNT("w_merges", "w_merges", "writes merged", opt(s.total_merges_write)),
-    FIELD("kbpt", "KB/t", "KiB per transfer", s.kb_per_transfer),
-    FIELD("r_kbpt", "rKB/t", "KiB per read", s.kb_per_transfer_read),
-    FIELD("w_kbpt", "wKB/t", "KiB per write", s.kb_per_transfer_write),
-    FIELD("tps", "tps", "transfers per second", s.transfers_per_second),
-    FIELD("r_tps", "r/s", "reads per second", s.transfers_per_second_read),
-    FIELD("w_tps", "w/s", "writes per second", s.transfers_per_second_write),
-    FIELD("mbps", "MB/s", "MiB per second", s.mb_per_second),
-    FIELD("r_mbps", "rMB/s", "MiB read per second", s.mb_per_second_read),
-    FIELD("w_mbps", "wMB/s", "MiB written per second", s.mb_per_second_write),
-    FIELD("blkps", "blk/s", "512-byte blocks per second", s.blocks_per_second),
-    FIELD("r_blkps", "rblk/s", "512-byte blocks read per second", s.blocks_per_second_read),
-    FIELD("w_blkps", "wblk/s", "512-byte blocks written per second", s.blocks_per_second_write),
-    FIELD("rrqm", "rrqm/s", "reads merged per second", s.merges_per_second_read),
-    FIELD("wrqm", "wrqm/s", "writes merged per second", s.merges_per_second_write),
-    FIELD("ms", "ms/t", "milliseconds per transfer", s.ms_per_transaction),
-    FIELD("r_ms", "r_await", "milliseconds per read", s.ms_per_transaction_read),
-    FIELD("w_ms", "w_await", "milliseconds per write", s.ms_per_transaction_write),
-    FIELD("ms_other", "o_await", "milliseconds per other transfer (not known to dm-stats)",
-          s.ms_per_transaction_other),
-    FIELD("ms_free", "f_await", "milliseconds per free (not known to dm-stats)",
-          s.ms_per_transaction_free),
-    FIELD("busy", "%busy", "percent of time with I/O in flight", s.busy_pct),
-    FIELD("r_busy", "%rbusy", "percent of time with reads in flight", s.busy_pct_read),
-    FIELD("w_busy", "%wbusy", "percent of time with writes in flight", s.busy_pct_write),
-    COUNT("queue", "qlen", "I/Os in flight now", opt(s.queue_length)),
-    FIELD("aqu_sz", "aqu-sz", "average number of I/Os in flight", s.average_queue_size),
+    FIELD("r/s", "1/s", "reads completed per second", s.transfers_per_second_read),
+    FIELD("rkB/s", "KiB/s", "KiB read per second", kib_s(s.mb_per_second_read)),
+    FIELD("rrqm/s", "1/s", "reads merged per second", s.merges_per_second_read),
+    FIELD("%rrqm", "%", "percent of reads merged",
+          pct_merged(s.merges_per_second_read, s.transfers_per_second_read)),
+    TIMED("r_await", "ms", "average read latency", s.ms_per_transaction_read),
+    FIELD("rareq-sz", "KiB", "average read size", s.kb_per_transfer_read),
+    FIELD("w/s", "1/s", "writes completed per second", s.transfers_per_second_write),
+    FIELD("wkB/s", "KiB/s", "KiB written per second", kib_s(s.mb_per_second_write)),
+    FIELD("wrqm/s", "1/s", "writes merged per second", s.merges_per_second_write),
+    FIELD("%wrqm", "%", "percent of writes merged",
+          pct_merged(s.merges_per_second_write, s.transfers_per_second_write)),
+    TIMED("w_await", "ms", "average write latency", s.ms_per_transaction_write),
+    FIELD("wareq-sz", "KiB", "average write size", s.kb_per_transfer_write),
+    FIELD("d/s", "1/s", "discards completed per second (devices only)",
+          s.transfers_per_second_free),
+    FIELD("dkB/s", "KiB/s", "KiB discarded per second (devices only)", kib_s(s.mb_per_second_free)),
+    FIELD("drqm/s", "1/s", "discards merged per second (devices only)", s.merges_per_second_free),
+    FIELD("%drqm", "%", "percent of discards merged (devices only)",
+          pct_merged(s.merges_per_second_free, s.transfers_per_second_free)),
+    TIMED("d_await", "ms", "average discard latency (devices only)", s.ms_per_transaction_free),
+    FIELD("dareq-sz", "KiB", "average discard size (devices only)", s.kb_per_transfer_free),
+    FIELD("f/s", "1/s", "flushes completed per second (devices only)", s.flushes_per_second),
+    TIMED("f_await", "ms", "average flush latency (devices only)", s.ms_per_flush),
+    TIMED("aqu-sz", "requests", "average number of I/Os in flight", s.average_queue_size),
+    TIMED("%util", "%", "percent of time with I/O in flight", s.busy_pct),
+    TIMED("%r_util", "%", "percent of time with reads in flight (regions only)", s.busy_pct_read),
+    TIMED("%w_util", "%", "percent of time with writes in flight (regions only)", s.busy_pct_write),
+    FIELD("tps", "1/s", "reads and writes completed per second", s.transfers_per_second),
+    FIELD("kB/s", "KiB/s", "KiB read and written per second", kib_s(s.mb_per_second)),
+    FIELD("MB/s", "MiB/s", "MiB read and written per second", s.mb_per_second),
+    FIELD("rMB/s", "MiB/s", "MiB read per second", s.mb_per_second_read),
+    FIELD("wMB/s", "MiB/s", "MiB written per second", s.mb_per_second_write),
+    FIELD("dMB/s", "MiB/s", "MiB discarded per second (devices only)", s.mb_per_second_free),
+    FIELD("rsec/s", "sectors/s", "512-byte sectors read per second", s.blocks_per_second_read),
+    FIELD("wsec/s", "sectors/s", "512-byte sectors written per second", s.blocks_per_second_write),
+    TIMED("await", "ms", "average read and write latency", s.ms_per_transaction),
+    FIELD("areq-sz", "KiB", "average read and write size", s.kb_per_transfer),
+    COUNT("in_flight", "requests", "I/Os in flight when the sample was taken", opt(s.queue_length)),
+    COUNT("ios", "requests", "reads and writes completed", opt(s.total_transfers)),
+    COUNT("r_ios", "requests", "reads completed", opt(s.total_transfers_read)),
+    COUNT("w_ios", "requests", "writes completed", opt(s.total_transfers_write)),
+    COUNT("d_ios", "requests", "discards completed (devices only)", opt_u(s.total_transfers_free)),
+    COUNT("f_ios", "requests", "flushes completed (devices only)", opt_u(s.total_flushes)),
+    COUNT("r_merges", "requests", "reads merged", opt(s.total_merges_read)),
+    COUNT("w_merges", "requests", "writes merged", opt(s.total_merges_write)),
+    COUNT("d_merges", "requests", "discards merged (devices only)", opt_u(s.total_merges_free)),
+    COUNT("bytes", "bytes", "bytes read and written", opt(s.total_bytes)),
+    COUNT("r_bytes", "bytes", "bytes read", opt(s.total_bytes_read)),
+    COUNT("w_bytes", "bytes", "bytes written", opt(s.total_bytes_write)),
+    COUNT("d_bytes", "bytes", "bytes discarded (devices only)", opt_u(s.total_bytes_free)),
+    COUNT("sectors", "sectors", "512-byte sectors read and written", opt(s.total_blocks)),
+    COUNT("r_sectors", "sectors", "512-byte sectors read", opt(s.total_blocks_read)),
+    COUNT("w_sectors", "sectors", "512-byte sectors written", opt(s.total_blocks_write)),
 });
 
 #undef FIELD
 #undef COUNT
+#undef TIMED
 
 }  // namespace
 
@@ -184,6 +213,16 @@ const MetricField* find_metric_field(std::string_view name) {
         if (f.name == name)
             return &f;
     return nullptr;
+}
+
+std::string metric_field_names() {
+    std::string out;
+    for (const auto& f : fields) {
+        if (!out.empty())
+            out += ',';
+        out += f.name;
+    }
+    return out;
 }
 
 }  // namespace iotally

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "iotally/device_metrics.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally {
@@ -133,21 +134,8 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
         };
 
         switch (level) {
-            case ReportLevel::device: {
-                ReportRow row = base_row(level, nullptr);
-                row.length = d.info.size_sectors;
-                Sum s;
-                for (const auto& r : d.regions) {
-                    // Regions that appeared count from zero: all their I/O is new.
-                    const Region* p = previous_region(pd, r);
-                    const IoCounters pt = p ? p->total() : IoCounters{};
-                    s.add(r.total(), &pt, {}, {}, nullptr);
-                }
-                s.finish(row, have_prev, elapsed);
-                row.is_new = have_prev && !pd;
-                rows.push_back(std::move(row));
-                break;
-            }
+            case ReportLevel::device:
+                break;  // the device's own counters: device_row()
             case ReportLevel::group: {
                 for (const auto& g : d.groups) {
                     const Region* leader = d.find_region(g.id);
@@ -156,6 +144,7 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
                     row.group = g.id;
                     row.group_alias = g.alias;
                     Sum s;
+                    bool jiffies = false;
                     std::uint64_t first = UINT64_MAX, end = 0;
                     for (auto id : g.members) {
                         const Region* r = d.find_region(id);
@@ -166,12 +155,14 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
                         auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
                         s.add(r->total(), p ? &pt : nullptr, r->histogram_bounds_ns,
                               r->histogram_total(), p ? &ph : nullptr);
+                        jiffies = jiffies || !r->precise_timestamps;
                         first = std::min(first, r->start);
                         end = std::max(end, r->start + r->length);
                     }
                     row.start = first == UINT64_MAX ? 0 : first;
                     row.length = end - row.start;
                     s.finish(row, have_prev, elapsed);
+                    row.stats.jiffies_resolution = jiffies;
                     rows.push_back(std::move(row));
                 }
                 break;
@@ -186,6 +177,7 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
                     s.add(r.total(), p ? &pt : nullptr, r.histogram_bounds_ns, r.histogram_total(),
                           p ? &ph : nullptr);
                     s.finish(row, have_prev, elapsed);
+                    row.stats.jiffies_resolution = !r.precise_timestamps;
                     for (std::size_t i = 0; i < r.areas.size(); ++i)
                         row.area_bytes.push_back(bytes_between(
                             r.areas[i].counters,
@@ -208,6 +200,7 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
                         s.add(a.counters, pa ? &pa->counters : nullptr, r.histogram_bounds_ns,
                               a.histogram, pa ? &pa->histogram : nullptr);
                         s.finish(row, have_prev, elapsed);
+                        row.stats.jiffies_resolution = !r.precise_timestamps;
                         rows.push_back(std::move(row));
                     }
                 }
@@ -216,6 +209,36 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
         }
     }
     return rows;
+}
+
+const BlockDevice* DiskSample::find(std::uint32_t major, std::uint32_t minor) const {
+    for (const auto& d : devices)
+        if (d.major == major && d.minor == minor)
+            return &d;
+    return nullptr;
+}
+
+const BlockDevice* DiskSample::find(const std::string& kernel_name) const {
+    for (const auto& d : devices)
+        if (d.name == kernel_name)
+            return &d;
+    return nullptr;
+}
+
+ReportRow device_row(const BlockDevice& current, const BlockDevice* previous,
+                     std::optional<double> elapsed_s, bool dm_names) {
+    ReportRow row;
+    row.level = ReportLevel::device;
+    row.kernel_name = current.name;
+    row.major = current.major;
+    row.minor = current.minor;
+    row.dm_name = current.dm_name;
+    row.device = dm_names && current.dm_name ? *current.dm_name : current.name;
+    row.length = current.size_sectors;
+    row.stats =
+        compute_device_statistics(current.stat, previous ? &previous->stat : nullptr, elapsed_s);
+    row.elapsed_s = elapsed_s;
+    return row;
 }
 
 }  // namespace iotally

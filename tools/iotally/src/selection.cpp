@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "iotally/error.hpp"
@@ -35,11 +36,18 @@ MatchExpr build_match(std::string_view text) {
                 t.kind = MatchTerm::Kind::target;
             else if (key == "uuid")
                 t.kind = MatchTerm::Kind::uuid_prefix;
+            else if (key == "driver")
+                t.kind = MatchTerm::Kind::driver;
+            else if (key == "lv")
+                t.kind = MatchTerm::Kind::lv;
             else
-                throw Error(
-                    ErrorKind::usage,
-                    fmt::format("unknown match key '{}' in '{}' (use name=, target=, uuid=)", key,
-                                text));
+                throw Error(ErrorKind::usage,
+                            fmt::format("unknown match key '{}' in '{}' (use name=, target=, "
+                                        "driver=, uuid=, lv=)",
+                                        key, text));
+            if (t.kind == MatchTerm::Kind::lv && t.pattern.find('/') == std::string::npos)
+                throw Error(ErrorKind::usage,
+                            fmt::format("lv= wants VG/LV in match expression '{}'", text));
             if (t.pattern.empty())
                 throw Error(
                     ErrorKind::usage,
@@ -53,19 +61,57 @@ MatchExpr build_match(std::string_view text) {
     return expr;
 }
 
+// VG and LV of an LVM device from its dm name, where lvm2 doubles every '-'
+// inside the names and joins them with a single one ("vg--a-lv" is vg-a/lv).
+static std::optional<std::pair<std::string, std::string>> lvm_names(const DeviceInfo& d) {
+    if (d.uuid.rfind("LVM-", 0) != 0)
+        return std::nullopt;
+    std::string vg;
+    for (std::size_t i = 0; i < d.name.size(); ++i) {
+        if (d.name[i] != '-') {
+            vg += d.name[i];
+        } else if (i + 1 < d.name.size() && d.name[i + 1] == '-') {
+            vg += '-';
+            ++i;
+        } else {
+            std::string lv;
+            for (std::size_t j = i + 1; j < d.name.size(); ++j) {
+                lv += d.name[j];
+                if (d.name[j] == '-' && j + 1 < d.name.size() && d.name[j + 1] == '-')
+                    ++j;
+            }
+            return std::pair(vg, lv);
+        }
+    }
+    return std::nullopt;
+}
+
 bool matches(const MatchExpr& expr, const DeviceInfo& d) {
     for (const auto& t : expr.terms) {
         bool ok = false;
         switch (t.kind) {
             case MatchTerm::Kind::name:
-                ok = glob_match(t.pattern, d.name);
+                ok = glob_match(t.pattern, d.name) ||
+                     (!d.kernel_name.empty() && glob_match(t.pattern, d.kernel_name));
                 break;
+            case MatchTerm::Kind::driver:
+                ok = glob_match(t.pattern, d.driver);
+                break;
+            case MatchTerm::Kind::lv: {
+                auto vg_lv = lvm_names(d);
+                auto slash = t.pattern.find('/');
+                ok = vg_lv && glob_match(t.pattern.substr(0, slash), vg_lv->first) &&
+                     glob_match(t.pattern.substr(slash + 1), vg_lv->second);
+                break;
+            }
             case MatchTerm::Kind::target:
                 ok = std::find(d.target_types.begin(), d.target_types.end(), t.pattern) !=
                      d.target_types.end();
                 break;
             case MatchTerm::Kind::uuid_prefix:
-                ok = d.uuid.compare(0, t.pattern.size(), t.pattern) == 0;
+                ok = t.pattern.find_first_of("*?[") == std::string::npos
+                         ? d.uuid.compare(0, t.pattern.size(), t.pattern) == 0
+                         : glob_match(t.pattern, d.uuid);
                 break;
         }
         if (!ok)

@@ -36,7 +36,8 @@ namespace {
 [[noreturn]] void rethrow_region_error(const Error& e, const std::string& device,
                                        std::uint64_t id) {
     if (e.kind() == ErrorKind::no_region)
-        throw Error(ErrorKind::no_region, fmt::format("{}: no region {}", device, id));
+        throw Error(ErrorKind::no_region,
+                    fmt::format("region {} does not exist on {}", id, device));
     throw e;
 }
 

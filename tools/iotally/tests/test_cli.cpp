@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app.hpp"
+#include "cli_fixture.hpp"
 #include "fake_dm.hpp"
 #include "fixtures.hpp"
 #include "iotally/filemap.hpp"
@@ -17,62 +18,6 @@
 
 namespace iotally {
 namespace {
-
-using test::FakeDm;
-
-class Borrowed : public DeviceLayer {
-  public:
-    explicit Borrowed(FakeDm& dm) : dm_(dm) {}
-    std::vector<DeviceInfo> list_devices() override { return dm_.list_devices(); }
-    DeviceInfo device(const std::string& n) override { return dm_.device(n); }
-    std::string message(const std::string& d, const std::string& t) override {
-        return dm_.message(d, t);
-    }
-
-  private:
-    FakeDm& dm_;
-};
-
-struct Cli : testing::Test {
-    FakeDm dm;
-    double now = 1000.0;
-    std::function<void(double)> on_sleep;  // I/O "happening" while we wait
-    std::string out, err;
-
-    int run(std::vector<std::string> args) {
-        std::ostringstream o, e;
-        cli::Context ctx;
-        ctx.make_layer = [this] { return std::make_unique<Borrowed>(dm); };
-        ctx.out = &o;
-        ctx.err = &e;
-        ctx.clock = [this] { return now; };
-        ctx.sleep = [this](double s) {
-            now += s;
-            if (on_sleep)
-                on_sleep(s);
-        };
-        ctx.interactive = [] { return false; };
-        ctx.terminal_width = [] { return 100; };
-        if (!debugfs.empty())
-            ctx.debugfs = debugfs;
-        int rc = cli::run(args, ctx);
-        out = o.str();
-        err = e.str();
-        return rc;
-    }
-    std::string debugfs;
-
-    Cli() { dm.add_device("vol", 204800, {"linear"}, "LVM-xyz", 3); }
-    bool sent(const std::string& prefix) const {
-        for (const auto& m : dm.sent)
-            if (m.rfind(prefix, 0) == 0)
-                return true;
-        return false;
-    }
-    static bool one_line(const std::string& s) {
-        return !s.empty() && s.find('\n') == s.size() - 1;
-    }
-};
 
 TEST_F(Cli, HelpListsEveryCommand) {
     ASSERT_EQ(run({"help"}), 0);
@@ -114,8 +59,10 @@ TEST_F(Cli, CreateListPrintDelete) {
               0)
         << err;
     EXPECT_EQ(out, "0\n");
-    EXPECT_EQ(dm.sent.back(), "@stats_create 2048+8192 /4 1 histogram:1,5,20 iotally my\\ notes");
-    // A sub-millisecond boundary switches to nanoseconds, as lvm2 does.
+    // A histogram measures in nanoseconds unless told otherwise (issue 16).
+    EXPECT_EQ(dm.sent.back(),
+              "@stats_create 2048+8192 /4 2 precise_timestamps "
+              "histogram:1000000,5000000,20000000 iotally my\\ notes");
     ASSERT_EQ(run({"-j", "create", "vol", "--histogram", "500us,2ms"}), 0) << err;
     EXPECT_EQ(nlohmann::json::parse(out)["region_id"], 1);
     EXPECT_EQ(dm.sent.back(),
@@ -126,8 +73,10 @@ TEST_F(Cli, CreateListPrintDelete) {
     EXPECT_NE(out.find("1ms,5ms,20ms"), std::string::npos) << out;
     ASSERT_EQ(run({"-j", "list", "vol"}), 0);
     auto j = nlohmann::json::parse(out);
-    EXPECT_EQ(j[0]["regions"][0]["areas"], 4);
-    EXPECT_EQ(j[0]["regions"][1]["precise_timestamps"], true);
+    EXPECT_EQ(j["schema"], 2);
+    EXPECT_EQ(j["devices"][0]["regions"][0]["areas"], 4);
+    EXPECT_EQ(j["devices"][0]["regions"][0]["length_sectors"], 8192);  // 4m
+    EXPECT_EQ(j["devices"][0]["regions"][1]["precise_timestamps"], true);
 
     dm.region("vol", 0).areas[1].reads = 9;
     ASSERT_EQ(run({"print", "vol", "0"}), 0);
@@ -200,48 +149,57 @@ TEST_F(Cli, ReportSinceCreation) {
     // Area 0: 10 reads of 8 sectors in 30 ms; area 1: 4 writes of 16 sectors in 8 ms.
     dm.region("vol", 0).areas[0] = RawCounters{10, 2, 80, 30, 0, 0, 0, 0, 0, 30, 30, 30, 0};
     dm.region("vol", 0).areas[1] = RawCounters{0, 0, 0, 0, 4, 0, 64, 8, 1, 8, 8, 0, 8};
-    ASSERT_EQ(run({"-j", "report", "vol", "--level", "region"}), 0) << err;
-    auto row = nlohmann::json::parse(out)["rows"][0];
+    ASSERT_EQ(run({"-j", "report", "vol", "--level", "region", "-o", "all"}), 0) << err;
+    auto rows = nlohmann::json::parse(out)["rows"];
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["level"], "device");  // the device's own row first
+    EXPECT_EQ(rows[0]["device"], "dm-3");
+    auto row = rows[1];
+    EXPECT_EQ(row["level"], "region");
+    EXPECT_EQ(row["dm_name"], "vol");
     EXPECT_EQ(row["metrics"]["r_ios"], 10);
     EXPECT_EQ(row["metrics"]["w_bytes"], 32768);  // 64 * 512
-    EXPECT_EQ(row["metrics"]["r_ms"], 3.0);       // 30 ms / 10
-    EXPECT_EQ(row["metrics"]["w_kbpt"], 8.0);     // 32 KiB / 4
-    EXPECT_EQ(row["metrics"]["queue"], 1);
-    EXPECT_TRUE(row["metrics"]["r_tps"].is_null());  // no time base since creation
-    EXPECT_TRUE(row["metrics"]["ms_free"].is_null());
+    EXPECT_EQ(row["metrics"]["r_await"], 3.0);    // 30 ms / 10
+    EXPECT_EQ(row["metrics"]["wareq-sz"], 8.0);   // 32 KiB / 4
+    EXPECT_EQ(row["metrics"]["in_flight"], 1);
+    EXPECT_TRUE(row["metrics"]["r/s"].is_null());  // no time base since creation
+    EXPECT_TRUE(row["metrics"]["d/s"].is_null());  // dm-stats counts discards as writes
 
-    ASSERT_EQ(run({"report", "--level", "area", "-o", "r_ios,w_ios,r_ms"}), 0) << err;
-    EXPECT_NE(out.find("REGION"), std::string::npos);
+    ASSERT_EQ(run({"report", "--level", "area", "-o", "r_ios,w_ios,r_await"}), 0) << err;
+    EXPECT_NE(out.find("Region"), std::string::npos);
     EXPECT_NE(out.find("3.00"), std::string::npos) << out;
 }
 
 TEST_F(Cli, ReportRatesNeverClearAndTwoReadersAgree) {
-    ASSERT_EQ(run({"create", "vol"}), 0);
+    ASSERT_EQ(run({"create", "vol", "--precise"}), 0);
     // Every 2 s interval: 100 more reads of 8 sectors, 20 of them merged.
     on_sleep = [this](double) {
         auto& a = dm.region("vol", 0).areas[0];
         a.reads += 100;
         a.reads_merged += 20;
         a.read_sectors += 800;
-        a.read_time += 50;
-        a.io_time += 500;
+        a.read_time += 50'000'000;
+        a.io_time += 500'000'000;
     };
     for (int reader = 0; reader < 2; ++reader) {
-        ASSERT_EQ(run({"-j", "report", "vol", "--interval", "2", "--count", "2"}), 0) << err;
+        ASSERT_EQ(
+            run({"-j", "report", "vol", "-y", "--interval", "2", "--count", "2", "-o", "all"}), 0)
+            << err;
         std::istringstream lines(out);
         std::string line;
         int n = 0;
         while (std::getline(lines, line)) {
-            auto row = nlohmann::json::parse(line)["rows"][0];
+            auto row = nlohmann::json::parse(line)["rows"][1];
             EXPECT_EQ(row["elapsed_s"], 2.0);  // the clock between the two snapshots
             auto m = row["metrics"];
             EXPECT_EQ(m["r_ios"], 100);  // a count: an integer in JSON
             EXPECT_TRUE(m["r_ios"].is_number_unsigned());
-            EXPECT_EQ(m["r_tps"], 50.0);        // 100 / 2 s
-            EXPECT_EQ(m["rrqm"], 10.0);         // 20 / 2 s
-            EXPECT_EQ(m["r_mbps"], 0.1953125);  // 800 * 512 B = 0.390625 MiB / 2 s
-            EXPECT_EQ(m["r_ms"], 0.5);          // 50 ms / 100
-            EXPECT_EQ(m["busy"], 25.0);         // 500 ms of 2000 ms
+            EXPECT_EQ(m["r/s"], 50.0);         // 100 / 2 s
+            EXPECT_EQ(m["rrqm/s"], 10.0);      // 20 / 2 s
+            EXPECT_EQ(m["rMB/s"], 0.1953125);  // 800 * 512 B = 0.390625 MiB / 2 s
+            EXPECT_EQ(m["rkB/s"], 200.0);      // 400 KiB / 2 s
+            EXPECT_EQ(m["r_await"], 0.5);      // 50 ms / 100
+            EXPECT_EQ(m["%util"], 25.0);       // 500 ms of 2000 ms
             ++n;
         }
         EXPECT_EQ(n, 2);
@@ -252,15 +210,25 @@ TEST_F(Cli, ReportRatesNeverClearAndTwoReadersAgree) {
 
 TEST_F(Cli, ReportCsvSortAndSelect) {
     dm.add_device("other", 1000, {"striped"}, "CRYPT-1", 4);
+    add_block("dm-4", "254:4", "50 0 400 10 0 0 0 0 0 10 10 0 0 0 0 0 0", "other");
+    sys.write("block/dm-4/dm/uuid", "CRYPT-1\n");
     ASSERT_EQ(run({"create", "vol"}), 0);
     ASSERT_EQ(run({"create", "other"}), 0);
     dm.region("vol", 0).areas[0].reads = 5;
     dm.region("other", 0).areas[0].reads = 50;
-    ASSERT_EQ(run({"report", "--csv", "-o", "r_ios", "--sort", "r_ios"}), 0) << err;
+    ASSERT_EQ(run({"report", "--csv", "-o", "r_ios", "--sort", "r_ios", "--select", "dm-*"}), 0)
+        << err;
     EXPECT_EQ(out,
-              "sample,device,level,group,region,area,start,length,new,counters_reset,r_ios\n"
-              "0,other,region,,0,,0,1000,0,0,50\n"
-              "0,vol,region,,0,,0,204800,0,0,5\n");
+              "timestamp,timestamp_ns,sample,device,dm_name,major,minor,level,group,region,area,"
+              "start_sector,length_sectors,new,counters_reset,time_resolution,r_ios\n"
+              "2026-11-18T11:06:40.000000000Z,1795000000000000000,0,dm-4,other,254,4,device,,,,"
+              "0,204800,0,0,ms,50\n"
+              "2026-11-18T11:06:40.000000000Z,1795000000000000000,0,dm-4,other,254,4,region,,0,,"
+              "0,1000,0,0,jiffies,50\n"
+              "2026-11-18T11:06:40.000000000Z,1795000000000000000,0,dm-3,vol,254,3,region,,0,,"
+              "0,204800,0,0,jiffies,5\n"
+              "2026-11-18T11:06:40.000000000Z,1795000000000000000,0,dm-3,vol,254,3,device,,,,"
+              "0,204800,0,0,ms,0\n");
     ASSERT_EQ(run({"report", "--csv", "-o", "r_ios", "--select", "uuid=LVM-"}), 0) << err;
     EXPECT_EQ(out.find("other"), std::string::npos);
     EXPECT_NE(out.find("vol"), std::string::npos);
@@ -426,7 +394,7 @@ TEST_F(CliFile, CreateAndUpdateAFileMap) {
     EXPECT_EQ(u["region_ids"].size(), grown);
     EXPECT_EQ(dm.dev("fsdev").regions.size(), grown);
     ASSERT_EQ(run({"-j", "list", "fsdev"}), 0);
-    auto l = nlohmann::json::parse(out);
+    auto l = nlohmann::json::parse(out)["devices"];
     ASSERT_EQ(l[0]["groups"].size(), 1u);
     EXPECT_EQ(l[0]["groups"][0]["alias"], "data.bin");
     EXPECT_EQ(l[0]["groups"][0]["members"].size(), grown);

@@ -24,7 +24,10 @@ expect "list show set on off reset" iotally stat ""
 expect "scale=" iotally stat set dm-0 sc
 expect "@stats_print @stats_print_clear" iotally message vol @stats_p
 expect "list" iotally -j li
-expect "r_tps,w_tps" iotally report -o r_tps,w_t
+expect "r/s,w/s r/s,wkB/s r/s,wrqm/s r/s,w_await r/s,wareq-sz r/s,wMB/s r/s,wsec/s r/s,w_ios r/s,w_merges r/s,w_bytes r/s,w_sectors" iotally report -o r/s,w
+expect "r_await" iotally report --sort r_a
+expect "add only remove add-only" iotally report --select-mode ""
+expect "--version" iotally --v
 expect "snoop" iotally sn
 expect "--summary" iotally snoop --su
 expect "serve" iotally ser

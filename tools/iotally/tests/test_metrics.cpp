@@ -137,10 +137,20 @@ TEST(Metrics, BusyIsAtMostHundredPercent) {
 
 TEST(Metrics, FieldTable) {
     Statistics s = compute_statistics(current, &previous, 2.0);
-    ASSERT_NE(find_metric_field("rrqm"), nullptr);
-    EXPECT_DOUBLE_EQ(*find_metric_field("rrqm")->get(s), 10.0);
-    EXPECT_DOUBLE_EQ(*find_metric_field("r_tps")->get(s), 100.0);
-    EXPECT_FALSE(find_metric_field("ms_free")->get(s));
+    ASSERT_NE(find_metric_field("rrqm/s"), nullptr);
+    EXPECT_DOUBLE_EQ(*find_metric_field("rrqm/s")->get(s), 10.0);
+    EXPECT_DOUBLE_EQ(*find_metric_field("r/s")->get(s), 100.0);
+    EXPECT_DOUBLE_EQ(*find_metric_field("rkB/s")->get(s), 400.0);  // 800 KiB / 2 s
+    EXPECT_DOUBLE_EQ(*find_metric_field("%rrqm")->get(s), 100.0 * 10 / 110);
+    EXPECT_DOUBLE_EQ(*find_metric_field("%util")->get(s), 50.0);
+    EXPECT_DOUBLE_EQ(*find_metric_field("aqu-sz")->get(s), 0.75);  // 1500 ms / 2000 ms
+    // dm-stats counts discards as writes and has no flushes: absent, not 0.
+    EXPECT_FALSE(find_metric_field("d/s")->get(s));
+    EXPECT_FALSE(find_metric_field("f_await")->get(s));
+    // Each metric has one name and says its unit.
+    EXPECT_EQ(find_metric_field("r_await")->unit, "ms");
+    EXPECT_EQ(find_metric_field("rareq-sz")->unit, "KiB");
+    EXPECT_EQ(find_metric_field("r_tps"), nullptr);
     EXPECT_EQ(find_metric_field("nope"), nullptr);
     for (const auto& f : metric_fields())
         EXPECT_EQ(find_metric_field(f.name), &f) << f.name;  // names are unique

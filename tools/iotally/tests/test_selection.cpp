@@ -10,10 +10,10 @@ namespace {
 using Names = std::vector<std::string>;
 
 const std::vector<DeviceInfo> devices{
-    {"vg0-lv1", "LVM-aaaa", 254, 0, 100, {"linear"}},
-    {"vg0-lv2", "LVM-bbbb", 254, 1, 100, {"striped"}},
-    {"luks-root", "CRYPT-LUKS2-cccc", 254, 2, 100, {"crypt"}},
-    {"mpatha", "mpath-3600", 254, 3, 100, {"multipath"}},
+    {"vg0-lv1", "LVM-aaaa", 254, 0, 100, {"linear"}, "", ""},
+    {"vg0-lv2", "LVM-bbbb", 254, 1, 100, {"striped"}, "", ""},
+    {"luks-root", "CRYPT-LUKS2-cccc", 254, 2, 100, {"crypt"}, "", ""},
+    {"mpatha", "mpath-3600", 254, 3, 100, {"multipath"}, "", ""},
 };
 
 Names matching(const std::string& expr) {
@@ -117,6 +117,43 @@ TEST(Select, ActivityMustMatchDevices) {
     SelectionState st;
     const std::vector<std::uint64_t> short_activity{1};
     EXPECT_THROW(select_devices(st, 1, devices, short_activity, SelectRequest{}), Error);
+}
+
+}  // namespace
+}  // namespace iotally
+
+namespace iotally {
+namespace {
+
+// Every block device, dm and not, as the CLI builds the list from sysfs.
+const std::vector<DeviceInfo> block_devices{
+    {"vda", "", 253, 0, 100, {}, "vda", "virtio_blk"},
+    {"vg--a-lv--1", "LVM-aaaa", 254, 0, 100, {"linear"}, "dm-0", ""},
+    {"delayed", "", 254, 1, 100, {"delay"}, "dm-1", ""},
+    {"nullb0", "", 252, 0, 100, {}, "nullb0", ""},
+};
+
+std::vector<std::string> matching_block(const std::string& expr) {
+    std::vector<std::string> out;
+    auto m = build_match(expr);
+    for (const auto& d : block_devices)
+        if (matches(m, d))
+            out.push_back(d.name);
+    return out;
+}
+
+TEST(MatchLinux, KernelNameDriverTargetAndLv) {
+    using Names = std::vector<std::string>;
+    EXPECT_EQ(matching_block("dm-*"), (Names{"vg--a-lv--1", "delayed"}));  // kernel names
+    EXPECT_EQ(matching_block("name=delayed"), (Names{"delayed"}));         // dm name
+    EXPECT_EQ(matching_block("driver=virtio*"), (Names{"vda"}));
+    EXPECT_EQ(matching_block("target=delay"), (Names{"delayed"}));
+    EXPECT_EQ(matching_block("lv=vg-a/lv-1"), (Names{"vg--a-lv--1"}));  // lvm2's doubled '-'
+    EXPECT_EQ(matching_block("lv=*/lv*"), (Names{"vg--a-lv--1"}));
+    EXPECT_TRUE(matching_block("lv=vg/lv-1").empty());
+    EXPECT_EQ(matching_block("uuid=LVM-a*"), (Names{"vg--a-lv--1"}));  // a glob
+    EXPECT_THROW(build_match("lv=novg"), Error);
+    EXPECT_THROW(build_match("bus=pci"), Error);
 }
 
 }  // namespace

@@ -140,10 +140,10 @@ TEST(Report, RatesFromTwoSnapshotsAndNewRegions) {
     EXPECT_TRUE(rows[1].is_new);
     EXPECT_DOUBLE_EQ(*rows[1].stats.transfers_per_second_write, 5.0);  // 10 from zero / 2 s
 
-    auto dev = build_report(second, &first, ReportLevel::device);
-    ASSERT_EQ(dev.size(), 1u);
-    EXPECT_EQ(dev[0].stats.total_transfers, 50u);  // 40 + 10
-    EXPECT_DOUBLE_EQ(*dev[0].stats.transfers_per_second, 25.0);
+    // A device is never the sum of its regions (they may overlap): its row
+    // comes from its own counters (device_row), not from build_report.
+    EXPECT_TRUE(build_report(second, &first, ReportLevel::device).empty());
+    EXPECT_TRUE(rows[0].stats.jiffies_resolution);  // not precise: whole ticks
 
     auto since = build_report(second, nullptr, ReportLevel::area);
     ASSERT_EQ(since.size(), 2u);

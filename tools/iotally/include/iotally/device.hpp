@@ -17,6 +17,10 @@ struct DeviceInfo {
     std::uint32_t minor = 0;
     std::uint64_t size_sectors = 0;
     std::vector<std::string> target_types;  // in table order, one per target
+    // From sysfs, for selection among all block devices: "dm-0", "sda".
+    // A device that is not device-mapper has an empty uuid and no targets.
+    std::string kernel_name;
+    std::string driver;  // bound driver of the disk ("virtio_blk"), or ""
     bool operator==(const DeviceInfo&) const = default;
 };
 

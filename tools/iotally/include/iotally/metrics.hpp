@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "iotally/counters.hpp"
@@ -40,6 +41,13 @@ struct Statistics {
     std::optional<double> merges_per_second_read, merges_per_second_write;
     std::optional<double> average_queue_size;
     std::optional<double> busy_pct_read, busy_pct_write;
+    // Block devices only (dm-stats counts discards as writes and does not
+    // count flushes): absent for regions, never zero.
+    std::optional<std::uint64_t> total_merges_free, total_flushes;
+    std::optional<double> merges_per_second_free, flushes_per_second, ms_per_flush;
+    // The times came from a jiffies clock (a region without
+    // precise_timestamps): they are whole ticks, not measurements.
+    bool jiffies_resolution = false;
     // True when a counter went back since `previous` (cleared in between):
     // the totals then count from the clear, over an unknown time.
     bool counters_reset = false;
@@ -50,15 +58,21 @@ struct Statistics {
 Statistics compute_statistics(const IoCounters& current, const IoCounters* previous,
                               std::optional<double> elapsed_s);
 
-// The report fields, by name, as data: used by -o, --sort, JSON and CSV.
+// The report fields, as data. One name per metric, used as the column
+// header, the -o and --sort key, the JSON key and the CSV header; it is
+// iostat -x's name where iostat has the quantity (r/s, rkB/s, r_await,
+// aqu-sz, %util...) and says its unit where it has none (r_bytes, r_sectors).
 struct MetricField {
     std::string_view name;
-    std::string_view header;
+    std::string_view unit;  // "1/s", "KiB/s", "ms", "%", "KiB", "bytes"...
     std::string_view description;
     std::optional<double> (*get)(const Statistics&);
-    bool integer = false;  // a count: printed without decimals, an integer in JSON
+    bool integer = false;     // a count: printed without decimals, an integer in JSON
+    bool time_based = false;  // derived from the I/O clock: marked in jiffies regions
 };
 std::span<const MetricField> metric_fields();
 const MetricField* find_metric_field(std::string_view name);
+// The names as one comma-separated line (for help and error messages).
+std::string metric_field_names();
 
 }  // namespace iotally

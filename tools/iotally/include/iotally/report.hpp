@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iotally/diskstats.hpp"
 #include "iotally/histogram.hpp"
 #include "iotally/metrics.hpp"
 #include "iotally/snapshot.hpp"
@@ -19,7 +20,12 @@ ReportLevel parse_report_level(std::string_view text);  // throws Error(usage)
 std::string_view to_string(ReportLevel level);
 
 struct ReportRow {
-    std::string device;
+    std::string device;  // device-mapper name of a region's device; see device_row()
+    // The block device: kernel name and number (set by device_row(), and by
+    // the CLI on region rows once it has matched them to their device).
+    std::string kernel_name;
+    std::uint32_t major = 0, minor = 0;
+    std::optional<std::string> dm_name;
     ReportLevel level = ReportLevel::region;
     std::optional<std::uint64_t> group;  // group id (also set for a grouped region)
     std::string group_alias;
@@ -41,7 +47,24 @@ struct ReportRow {
 
 // `previous` null: totals since creation or clear, rates absent.
 // Regions that vanished are left out; regions that appeared count from zero.
+// Rows of regions, groups or areas only: at ReportLevel::device there are
+// none, because a device's statistics are its own counters (device_row()),
+// never a sum of regions that may overlap or leave parts out.
 std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* previous,
                                     ReportLevel level);
+
+// Every block device at one moment.
+struct DiskSample {
+    double taken_s = 0;  // CLOCK_MONOTONIC
+    std::vector<BlockDevice> devices;
+    const BlockDevice* find(std::uint32_t major, std::uint32_t minor) const;
+    const BlockDevice* find(const std::string& kernel_name) const;
+};
+
+// The row of one block device from its kernel counters, as iostat -x.
+// `previous` null: since boot, with `elapsed_s` the uptime. `device` is the
+// kernel name, or the dm name when `dm_names` (iostat -N).
+ReportRow device_row(const BlockDevice& current, const BlockDevice* previous,
+                     std::optional<double> elapsed_s, bool dm_names);
 
 }  // namespace iotally

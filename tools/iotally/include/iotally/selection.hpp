@@ -13,13 +13,16 @@
 
 namespace iotally {
 
-// One match expression: comma-separated terms that must all hold.
-//   name=GLOB      device name (fnmatch)
-//   target=TYPE    any target of the table has this type (linear, striped...)
-//   uuid=PREFIX    uuid starts with PREFIX (LVM-, CRYPT-, mpath-...)
+// One match expression: comma-separated terms that must all hold. devstat's
+// "type,interface,passthrough" terms mapped to Linux:
+//   name=GLOB      kernel name (dm-0, sda) or device-mapper name (fnmatch)
+//   target=TYPE    any target of the dm table has this type (linear, delay...)
+//   driver=GLOB    the disk's bound driver (virtio_blk, nvme, sd...)
+//   uuid=PREFIX    dm uuid starts with PREFIX (LVM-, CRYPT-...), or a GLOB
+//   lv=VG/LV       an LVM logical volume, both parts globs (dm name vg-lv)
 // A bare word is a name glob. Several expressions are alternatives.
 struct MatchTerm {
-    enum class Kind { name, target, uuid_prefix };
+    enum class Kind { name, target, uuid_prefix, driver, lv };
     Kind kind;
     std::string pattern;
     bool operator==(const MatchTerm&) const = default;

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# iotally report -x against iostat -x (sysstat) on the same idle device: the
+# first report of both is since boot, from the same kernel counters, so the
+# per-I/O averages (await, request size) agree to the printed digit and the
+# field names are iostat's own, in iostat's order.
+
+delete_all_regions
+k=$(kname "$VOL")
+read_at 0 4096 12
+write_at 8192 16384 5
+
+check_ok "iostat -x $k" iostat -x "$k"
+ios=$(printf '%s\n' "$out" | grep -E "^$k ")
+ihead=$(printf '%s\n' "$out" | grep -E '^Device ')
+check_ok "iotally report -x --level device $k" iotally report -x --level device "$k"
+our=$(printf '%s\n' "$out" | grep -E "^$k ")
+ohead=$(printf '%s\n' "$out" | sed -n 1p)
+check_match "iostat has a row for $k" "^$k " "$ios"
+check_match "iotally has a row for $k" "^$k " "$our"
+check_eq "report -x has iostat -x's columns, in its order" \
+	"$(echo "$ihead" | awk '{ $1 = ""; print }')" "$(echo "$ohead" | awk '{ $1 = ""; print }')"
+# Columns of iostat -x: 5 r_await, 6 rareq-sz, 11 w_await, 12 wareq-sz (after the name).
+for c in 6:rareq-sz 12:wareq-sz 5:r_await 11:w_await; do
+	n=${c%%:*}
+	check_eq "$c: iotally and iostat agree since boot" \
+		"$(echo "$ios" | awk -v n="$n" '{ print $(n + 1) }')" \
+		"$(echo "$our" | awk -v n="$n" '{ print $(n + 1) }')"
+done

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report_writer.hpp"
+
+#include <fmt/format.h>
+
+#include "document.hpp"
+#include "iotally/error.hpp"
+#include "output.hpp"
+
+namespace iotally::cli {
+namespace {
+
+std::string region_label(const ReportRow& r) {
+    if (r.level == ReportLevel::device)
+        return "-";
+    std::string s = r.region ? std::to_string(*r.region) : "-";
+    if (r.stats.counters_reset)
+        s += "*";
+    else if (r.is_new)
+        s += "+";
+    return s;
+}
+
+// How finely the row's times were measured (iotally(8), TIME RESOLUTION).
+std::string_view time_resolution(const ReportRow& r) {
+    if (r.level == ReportLevel::device)
+        return "ms";
+    return r.stats.jiffies_resolution ? "jiffies" : "ns";
+}
+
+std::string opt_str(const std::optional<std::uint64_t>& v) {
+    return v ? std::to_string(*v) : std::string();
+}
+
+}  // namespace
+
+std::vector<const MetricField*> resolve_fields(const std::string& list) {
+    std::vector<const MetricField*> out;
+    if (list == "all") {
+        for (const auto& f : metric_fields())
+            out.push_back(&f);
+        return out;
+    }
+    for (const auto& name : split_list(list)) {
+        const MetricField* f = find_metric_field(name);
+        if (!f)
+            throw Error(ErrorKind::usage, fmt::format("unknown field '{}' (fields: {}, or all)",
+                                                      name, metric_field_names()));
+        out.push_back(f);
+    }
+    if (out.empty())
+        throw Error(ErrorKind::usage, "no fields given to -o");
+    return out;
+}
+
+void ReportWriter::write(const ReportHead& head, const std::vector<ReportRow>& rows) {
+    switch (format_) {
+        case Format::text:
+            text(head, rows);
+            break;
+        case Format::csv:
+            csv(head, rows);
+            break;
+        case Format::json:
+            json(head, rows);
+            break;
+    }
+    out_.flush();
+}
+
+void ReportWriter::text(const ReportHead& head, const std::vector<ReportRow>& rows) {
+    std::vector<std::string> headers{"<Device"};
+    switch (level_) {
+        case ReportLevel::device:
+            break;
+        case ReportLevel::group:
+            headers.insert(headers.end(), {"Group", "<Alias"});
+            break;
+        case ReportLevel::region:
+            headers.insert(headers.end(), {"Region", "Group"});
+            break;
+        case ReportLevel::area:
+            headers.insert(headers.end(), {"Region", "Area", "Start"});
+            break;
+    }
+    for (auto* f : fields_)
+        headers.emplace_back(f->name);
+    Table t(headers);
+    bool marked = false;
+    for (const auto& r : rows) {
+        const bool dev = r.level == ReportLevel::device;
+        std::vector<std::string> c{r.device};
+        switch (level_) {
+            case ReportLevel::device:
+                break;
+            case ReportLevel::group:
+                c.push_back(r.group ? std::to_string(*r.group) : "-");
+                c.push_back(r.group_alias.empty() ? "-" : r.group_alias);
+                break;
+            case ReportLevel::region:
+                c.push_back(region_label(r));
+                c.push_back(r.group && !dev ? std::to_string(*r.group) : "-");
+                break;
+            case ReportLevel::area:
+                c.push_back(region_label(r));
+                c.push_back(r.area ? std::to_string(*r.area) : "-");
+                c.push_back(dev ? "-" : std::to_string(r.start));
+                break;
+        }
+        for (auto* f : fields_) {
+            auto v = f->get(r.stats);
+            std::string cell = format_value(v, f->integer);
+            if (v && f->time_based && r.stats.jiffies_resolution) {
+                cell += "~";
+                marked = true;
+            }
+            c.push_back(std::move(cell));
+        }
+        t.add(std::move(c));
+    }
+    if (head.sample)
+        out_ << "\n";
+    if (timestamps_)
+        out_ << iso8601_local(head.unix_ns) << "\n";
+    out_ << t.render();
+    if (marked)
+        out_ << "~ counted in whole jiffies (a region without precise_timestamps)\n";
+}
+
+void ReportWriter::csv(const ReportHead& head, const std::vector<ReportRow>& rows) {
+    if (!csv_header_done_) {
+        std::vector<std::string> h{
+            "timestamp",      "timestamp_ns", "sample",         "device",
+            "dm_name",        "major",        "minor",          "level",
+            "group",          "region",       "area",           "start_sector",
+            "length_sectors", "new",          "counters_reset", "time_resolution"};
+        for (auto* f : fields_)
+            h.push_back(csv_escape(f->name));
+        out_ << fmt::format("{}\n", fmt::join(h, ","));
+        csv_header_done_ = true;
+    }
+    for (const auto& r : rows) {
+        std::vector<std::string> c{iso8601_utc(head.unix_ns),
+                                   std::to_string(head.unix_ns),
+                                   std::to_string(head.sample),
+                                   csv_escape(r.kernel_name.empty() ? r.device : r.kernel_name),
+                                   csv_escape(r.dm_name.value_or("")),
+                                   std::to_string(r.major),
+                                   std::to_string(r.minor),
+                                   std::string(to_string(r.level)),
+                                   opt_str(r.group),
+                                   opt_str(r.region),
+                                   opt_str(r.area),
+                                   std::to_string(r.start),
+                                   std::to_string(r.length),
+                                   r.is_new ? "1" : "0",
+                                   r.stats.counters_reset ? "1" : "0",
+                                   std::string(time_resolution(r))};
+        for (auto* f : fields_) {
+            auto v = f->get(r.stats);
+            c.push_back(!v           ? std::string()
+                        : f->integer ? fmt::format("{:.0f}", *v)
+                                     : plain_decimal(*v));
+        }
+        out_ << fmt::format("{}\n", fmt::join(c, ","));
+    }
+}
+
+void ReportWriter::json(const ReportHead& head, const std::vector<ReportRow>& rows) {
+    nlohmann::json doc = json_document("report");
+    add_timestamp(doc, head.unix_ns);
+    doc["sample"] = head.sample;
+    doc["interval_s"] = head.interval_s ? nlohmann::json(*head.interval_s) : nullptr;
+    doc["generation"] = head.generation;
+    nlohmann::json units = nlohmann::json::object();
+    for (auto* f : fields_)
+        units[std::string(f->name)] = f->unit;
+    doc["units"] = units;
+    nlohmann::json out_rows = nlohmann::json::array();
+    auto opt = [](const std::optional<std::uint64_t>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
+    for (const auto& r : rows) {
+        nlohmann::json metrics = nlohmann::json::object();
+        for (auto* f : fields_) {
+            auto v = f->get(r.stats);
+            if (!v)
+                metrics[std::string(f->name)] = nullptr;
+            else if (f->integer)
+                metrics[std::string(f->name)] = static_cast<std::uint64_t>(*v);
+            else
+                metrics[std::string(f->name)] = *v;
+        }
+        out_rows.push_back(
+            {{"device", r.kernel_name.empty() ? r.device : r.kernel_name},
+             {"dm_name", r.dm_name ? nlohmann::json(*r.dm_name) : nullptr},
+             {"major", r.major},
+             {"minor", r.minor},
+             {"level", to_string(r.level)},
+             {"group_id", opt(r.group)},
+             {"group_alias", r.group_alias},
+             {"region_id", opt(r.region)},
+             {"area", opt(r.area)},
+             {"start_sector", r.start},
+             {"length_sectors", r.length},
+             {"program_id", r.program_id},
+             {"new", r.is_new},
+             {"counters_reset", r.stats.counters_reset},
+             {"time_resolution", time_resolution(r)},
+             {"elapsed_s", r.elapsed_s ? nlohmann::json(*r.elapsed_s) : nlohmann::json(nullptr)},
+             {"metrics", metrics}});
+    }
+    doc["rows"] = out_rows;
+    out_ << doc.dump() << "\n";
+}
+
+}  // namespace iotally::cli

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The iotally commands end to end against the fake kernel and a sysfs tree.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app.hpp"
+#include "fake_dm.hpp"
+#include "tempdir.hpp"
+
+namespace iotally {
+
+using test::FakeDm;
+
+class Borrowed : public DeviceLayer {
+  public:
+    explicit Borrowed(FakeDm& dm) : dm_(dm) {}
+    std::vector<DeviceInfo> list_devices() override { return dm_.list_devices(); }
+    DeviceInfo device(const std::string& n) override { return dm_.device(n); }
+    std::string message(const std::string& d, const std::string& t) override {
+        return dm_.message(d, t);
+    }
+
+  private:
+    FakeDm& dm_;
+};
+
+struct Cli : testing::Test {
+    FakeDm dm;
+    double now = 1000.0;
+    std::function<void(double)> on_sleep;  // I/O "happening" while we wait
+    std::string out, err;
+
+    int run(std::vector<std::string> args) {
+        std::ostringstream o, e;
+        cli::Context ctx;
+        ctx.make_layer = [this] { return std::make_unique<Borrowed>(dm); };
+        ctx.out = &o;
+        ctx.err = &e;
+        ctx.clock = [this] { return now; };
+        ctx.sleep = [this](double s) {
+            now += s;
+            if (on_sleep)
+                on_sleep(s);
+        };
+        ctx.interactive = [] { return false; };
+        ctx.realtime_ns = [this] {
+            return wall_ns + static_cast<std::int64_t>((now - 1000.0) * 1e9);
+        };
+        ctx.uptime_s = [this] { return uptime; };
+        ctx.sysfs = sys.path();
+        ctx.terminal_width = [] { return 100; };
+        if (!debugfs.empty())
+            ctx.debugfs = debugfs;
+        int rc = cli::run(args, ctx);
+        out = o.str();
+        err = e.str();
+        return rc;
+    }
+    std::string debugfs;
+
+    // The block devices of sysfs: vda, and dm-3 which is the fake's "vol".
+    test::TempDir sys;
+    std::int64_t wall_ns = 1'795'000'000'000'000'000;  // 2026-11-18T11:06:40Z
+    double uptime = 100.0;
+    void set_stat(const std::string& name, const std::string& stat) {
+        sys.write("block/" + name + "/stat", stat + "\n");
+    }
+    void add_block(const std::string& name, const std::string& dev, const std::string& stat,
+                   const std::string& dm_name = "") {
+        sys.write("block/" + name + "/dev", dev + "\n");
+        sys.write("block/" + name + "/size", "204800\n");
+        set_stat(name, stat);
+        if (!dm_name.empty()) {
+            sys.write("block/" + name + "/dm/name", dm_name + "\n");
+            sys.write("block/" + name + "/dm/uuid", "LVM-xyz\n");
+        }
+    }
+
+    Cli() {
+        dm.add_device("vol", 204800, {"linear"}, "LVM-xyz", 3);
+        add_block("vda", "253:0", "1000 0 8000 500 0 0 0 0 0 400 500 0 0 0 0 0 0");
+        add_block("dm-3", "254:3", "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "vol");
+    }
+    bool sent(const std::string& prefix) const {
+        for (const auto& m : dm.sent)
+            if (m.rfind(prefix, 0) == 0)
+                return true;
+        return false;
+    }
+    static bool one_line(const std::string& s) {
+        return !s.empty() && s.find('\n') == s.size() - 1;
+    }
+};
+
+}  // namespace iotally
