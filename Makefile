@@ -13,6 +13,7 @@
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
 #   make patches    the kernel part as a git-am series in build/patches
+#   make deb        iotally and iotally-dkms Debian packages in build/deb (lintian-checked)
 #   make clean      remove build/ (kernel builds are slow: only when needed)
 
 include versions.mk
@@ -29,7 +30,7 @@ KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
-.PHONY: patches
+.PHONY: patches deb
 
 all: kernel modules tools
 
@@ -75,6 +76,9 @@ bench: deps
 
 patches: tree
 	scripts/make-patches.sh
+
+deb: deps
+	scripts/deb.sh
 
 clean:
 	rm -rf $(BUILD)
