@@ -114,7 +114,7 @@ KBUILD
 if [[ -n $stage_only ]]; then
 	# Only what Kbuild compiles: the other dm-*.c of drivers/md stay out.
 	mkdir -p "$stage_only/drivers/md"
-	objs=$(grep -v '^#' "$new/drivers/md/Kbuild" | grep -o '[a-z0-9-]*\.o' | grep -vx 'dm-mod\.o')
+	objs=$(grep -v '^#' "$new/drivers/md/Kbuild" | grep -o '[a-z0-9-]*\.o' | grep -vx 'dm-mod\.o' | sed 's/\.o$//')
 	cp "$new/drivers/md/Kbuild" "$stage_only/drivers/md/"
 	for o in $objs; do
 		cp "$new/drivers/md/$o.c" "$stage_only/drivers/md/"
