@@ -92,15 +92,16 @@ installed() {
 	check_ok "dmstats create a region on the thin LV" dmstats create $vg/thin
 	fio --name=fixed --filename=/dev/$vg/thin --offset=100m --size=8m --rw=write --bs=64k \
 		--direct=1 --ioengine=psync --output=/dev/null
-	run iotally report $vg-thin --level region -o reads,writes,rsec,wsec --csv --noheadings
-	iot=$out
-	run dmstats report $vg/thin -o read_count,write_count,read_sectors,write_sectors --noheadings \
-		--separator , --nosuffix
-	dms=$(tr -d ' ' <<<"$out")
-	check_match "iotally report counts the 128 writes of 64 KiB" '(^|,)128,' "$iot"
-	check_eq "iotally report agrees with dmstats report over the same interval" \
-		"$(awk -F, '{ print $(NF-3), $(NF-2), $(NF-1), $NF }' <<<"$iot")" \
-		"$(awk -F, '{ print $1, $2, $3, $4 }' <<<"$dms")"
+	# udev probes a block device written and closed: let that finish first.
+	udevadm settle
+	run iotally report $vg-thin --level region -o r_ios,w_ios,r_blocks,w_blocks --csv
+	iot=$(tail -n 1 <<<"$out" | awk -F, '{ print $(NF-3), $(NF-2), $(NF-1), $NF }')
+	run dmstats report $vg/thin -o read_count,write_count,read_sector_count,write_sector_count \
+		--noheadings --separator ,
+	dms=$(tr -d ' ' <<<"$out" | awk -F, '{ print $1, $2, $3, $4 }')
+	check_match "iotally report counts the 128 writes of 64 KiB (16384 sectors)" \
+		'^[0-9]+ 128 [0-9]+ 16384$' "$iot"
+	check_eq "iotally report agrees with dmstats report over the same interval" "$dms" "$iot"
 
 	# The exporter service.
 	check_eq "iotally-exporter is installed disabled" disabled \
