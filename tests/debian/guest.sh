@@ -23,7 +23,6 @@ release=$(uname -r)
 version=$(cat /usr/local/lib/iotally-test/version)
 vg=iotally_vg
 data=/dev/vdb
-port=9777
 
 # wait_for SECONDS CMD...: until CMD succeeds (udev, systemd settle in the background).
 wait_for() {
@@ -35,7 +34,12 @@ wait_for() {
 	done
 }
 
-scrape() { curl -sf --max-time 20 "http://127.0.0.1:$port/metrics"; }
+# The exporter as shipped: its default address (iotally serve --help).
+scrape() {
+	local addr
+	addr=$(iotally serve --help 2>/dev/null | grep -o '127\.0\.0\.1:[0-9]*' | head -n 1)
+	curl -sf --max-time 20 "http://$addr/metrics"
+}
 
 installed() {
 	# Our dm-mod, from DKMS, is the module that runs.

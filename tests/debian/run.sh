@@ -56,8 +56,10 @@ mount_root() {
 	mount -o loop "$disk" "$root"
 	mount -t proc proc "$root/proc"
 	mount -t sysfs sysfs "$root/sys"
-	mount --bind /dev "$root/dev"
-	mount -t devpts -o newinstance devpts "$root/dev/pts"
+	# A devtmpfs of its own, not a bind of the host's /dev: nothing mounted
+	# below it can propagate to the host's /dev.
+	mount -t devtmpfs devtmpfs "$root/dev"
+	mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
 	mount -t tmpfs tmpfs "$root/run"
 	mount -t tmpfs tmpfs "$root/tmp"
 	mounted=1
