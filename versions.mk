@@ -24,7 +24,8 @@ DEB_PACKAGES := \
 	libdevmapper-dev libnl-3-dev libnl-genl-3-dev libcli11-dev libfmt-dev \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
 	prometheus python3-prometheus-client e2fsprogs \
-	libcpp-httplib-dev mmdebstrap debhelper dh-dkms lintian fakeroot
+	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter \
+	mmdebstrap debhelper dh-dkms lintian fakeroot
 
 # The Debian 12 guest (scripts/debian-image.sh, tests/debian/): a root image
 # built with mmdebstrap from these packages and cached under $HOME/.cache,

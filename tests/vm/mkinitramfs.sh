@@ -42,6 +42,10 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
+# Prometheus, promtool and node_exporter for the serve suite only (120 MB).
+case " $suites " in
+*" serve "*) programs+=(/usr/bin/prometheus /usr/bin/promtool /usr/bin/prometheus-node-exporter) ;;
+esac
 # Our own user-space programs, when they have been built.
 for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
 	[[ -x $p && -f $p ]] && programs+=("$p")

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// iotally export: OpenMetrics for Prometheus, atomically into a textfile dir.
+// iotally export: one exposition of all regions and histograms; into a
+// node_exporter textfile directory in text format 0.0.4 (the only format its
+// textfile collector reads), atomically.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -8,7 +10,7 @@
 #include "app.hpp"
 #include "iotally/atomic_file.hpp"
 #include "iotally/error.hpp"
-#include "iotally/openmetrics.hpp"
+#include "iotally/exporter.hpp"
 #include "iotally/snapshot.hpp"
 
 namespace iotally::cli {
@@ -21,28 +23,35 @@ void register_export(Registry& r) {
     };
     auto a = std::make_shared<Args>();
     auto* sub = r.app.add_subcommand(
-        "export", "All regions and histograms as OpenMetrics (or Prometheus) text");
+        "export", "All regions and histograms as OpenMetrics or Prometheus text, once");
     sub->add_option("devices", a->devices, "Devices (default: all)");
-    auto* om = sub->add_flag("--openmetrics", a->openmetrics, "OpenMetrics 1.0 text (default)");
-    sub->add_flag("--prometheus", a->prometheus, "Prometheus text format 0.0.4")->excludes(om);
+    auto* om = sub->add_flag("--openmetrics", a->openmetrics,
+                             "OpenMetrics 1.0 text (default on standard output)");
+    sub->add_flag("--prometheus", a->prometheus,
+                  "Prometheus text format 0.0.4 (default with --textfile-dir)")
+        ->excludes(om);
     sub->add_flag("--areas", a->areas, "One series per area instead of per region");
     sub->add_option("--textfile-dir", a->textfile_dir,
-                    "Write atomically into this node_exporter textfile directory");
+                    "Write atomically into this node_exporter textfile directory")
+        ->type_name("DIR");
     sub->add_option("--name", a->name, "File name in --textfile-dir")->capture_default_str();
-    sub->add_option("--program-id", a->program_id, "Only regions of this program_id");
+    sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
+        ->type_name("ID");
     Context& ctx = r.ctx;
     r.add(sub, [a, &ctx] {
         Snapshotter snapshotter(ctx.layer(), ctx.clock);
         auto snap = snapshotter.take(
             a->devices, a->program_id.empty() ? std::nullopt : std::optional(a->program_id));
         ExportOptions opt;
-        opt.format = a->prometheus ? ExpositionFormat::prometheus : ExpositionFormat::openmetrics;
+        // node_exporter's textfile collector reads text 0.0.4 only.
+        const bool text = a->prometheus || (!a->textfile_dir.empty() && !a->openmetrics);
+        opt.format = text ? ExpositionFormat::prometheus : ExpositionFormat::openmetrics;
         opt.areas = a->areas;
-        std::string text = render_exposition(snap, opt);
+        std::string out = render_exposition(snap, opt);
         if (a->textfile_dir.empty())
-            *ctx.out << text;
+            *ctx.out << out;
         else
-            write_file_atomically(a->textfile_dir, a->name, text);
+            write_file_atomically(a->textfile_dir, a->name, out);
     });
 }
 

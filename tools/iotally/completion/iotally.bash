@@ -38,6 +38,7 @@ _iotally()
     fi
 
     local commands="help message create delete clear list print set-aux update report histogram top export stat tasks"
+    commands+=" serve"
     local cmd="" i arg nonopt=0
     for ((i = 1; i < cword; i++)); do
         arg=${words[i]}
@@ -96,6 +97,7 @@ _iotally()
     top) opts="--interval --count --sort --select --max --program-id" ;;
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;
     export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id" ;;
+    serve) opts="--listen --program-id --areas --textfile --interval --count --name --tasks --tasks-by --statistics --threads" ;;
     stat)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))
@@ -109,19 +111,26 @@ _iotally()
         return ;;
     esac
 
+    if [[ $cmd == serve ]]; then
+        case $prev in
+        --textfile) _iotally_files -d; return ;;
+        --tasks-by) COMPREPLY=($(compgen -W 'bytes wait' -- "$cur")); return ;;
+        --statistics) COMPREPLY=($(compgen -W "$(ls /sys/kernel/debug/statistics 2>/dev/null)" -- "$cur")); return ;;
+        esac
+    fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts --help -j --json" -- "$cur"))
         return
     fi
     case $cmd in
-    message|create|delete|clear|list|print|set-aux|report|histogram|top|export|update)
+    message|create|delete|clear|list|print|set-aux|report|histogram|top|export|serve|update)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W "$(_iotally_devices)" -- "$cur"))
         elif [[ $cmd == @(delete|clear|print|set-aux|histogram) ]] && ((nonopt == 1)); then
             COMPREPLY=($(compgen -W "$(_iotally_region_ids "${words[cword - 1]}")" -- "$cur"))
         elif [[ $cmd == message ]] && ((nonopt == 1)); then
             COMPREPLY=($(compgen -W '@stats_create @stats_delete @stats_clear @stats_list @stats_print @stats_print_clear @stats_set_aux' -- "$cur"))
-        elif [[ $cmd == @(list|report|top|export) ]]; then
+        elif [[ $cmd == @(list|report|top|export|serve) ]]; then
             COMPREPLY=($(compgen -W "$(_iotally_devices)" -- "$cur"))
         fi
         ;;

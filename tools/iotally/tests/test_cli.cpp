@@ -308,8 +308,13 @@ TEST_F(Cli, ExportToTextfileDirIsAtomic) {
         names.push_back(f.path().filename());
     EXPECT_EQ(names, (std::vector<std::string>{"iotally.prom"}));
     std::string text = test::read_text(dir.path() + "/iotally.prom");
-    EXPECT_NE(text.find("iotally_latency_seconds_bucket"), std::string::npos);
+    EXPECT_NE(text.find("iotally_region_io_latency_seconds_bucket"), std::string::npos);
     EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
+    // Without --openmetrics a textfile is text 0.0.4, what node_exporter reads.
+    ASSERT_EQ(run({"export", "--textfile-dir", dir.path()}), 0) << err;
+    text = test::read_text(dir.path() + "/iotally.prom");
+    EXPECT_EQ(text.find("# EOF"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE iotally_region_read_bytes_total counter\n"), std::string::npos);
     EXPECT_EQ(run({"export", "--textfile-dir", dir.path() + "/missing"}), 1);
     EXPECT_TRUE(one_line(err)) << err;
     ASSERT_EQ(run({"export", "--prometheus"}), 0);

@@ -25,4 +25,7 @@ expect "scale=" iotally stat set dm-0 sc
 expect "@stats_print @stats_print_clear" iotally message vol @stats_p
 expect "list" iotally -j li
 expect "r_tps,w_tps" iotally report -o r_tps,w_t
+expect "serve" iotally ser
+expect "--tasks --tasks-by" iotally serve --task
+expect "bytes wait" iotally serve --tasks-by ""
 exit $fail

@@ -1,0 +1,211 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# iotally serve scraped by a real Prometheus, in the guest on loopback:
+# a dm-delay device with two delays (50 ms on its first half, 500 ms on its
+# second), one precise region with a latency histogram on each half, fio
+# writing to both. The delays are long because an emulated guest on a busy
+# host adds tens of milliseconds to an I/O (36 writes/s measured at 2 ms). Prometheus scrapes `iotally serve` (HTTP, OpenMetrics,
+# gzip) and node_exporter's textfile collector, which reads what
+# `iotally serve --textfile` writes. Through Prometheus' HTTP API:
+#   - rate(..._total[20s]) agrees with `iotally report` over the same 20 s
+#     within 10 %, for both jobs;
+#   - histogram_quantile(0.99, rate(..._bucket[20s])) falls in the bucket
+#     the delay puts the writes in.
+# Then the faults: port in use, no permission, a device removed, SIGTERM.
+. ../lib.sh
+. ../dm-stats/common.sh
+
+for p in iotally prometheus promtool prometheus-node-exporter fio; do
+	command -v "$p" >/dev/null || bail "$p is not in the guest"
+done
+
+PORT=9863
+HALF=65536 # sectors: 32 MiB per delay
+DEV=slow
+WINDOW=20
+
+ip link set lo up || bail "cannot bring up loopback"
+modprobe brd rd_nr=1 rd_size=$((2 * HALF / 2)) max_part=0 || bail "cannot load brd"
+modprobe dm-delay || bail "cannot load dm-delay"
+dmsetup create --noudevsync "$DEV" --table "0 $HALF delay /dev/ram0 0 50
+$HALF $HALF delay /dev/ram0 $HALF 500" || bail "cannot create the dm-delay device"
+
+# Precise timestamps: buckets finer than the tick. 50 ms lands in
+# [20ms,200ms), 500 ms in [300ms,3s).
+fast=$(iotally create "$DEV" --start 0 --length $HALF --precise --histogram 20ms,200ms,300ms,3s) ||
+	bail "iotally create failed"
+slow=$(iotally create "$DEV" --start $HALF --length $HALF --precise --histogram 20ms,200ms,300ms,3s) ||
+	bail "iotally create failed"
+
+# fetch PATH [PORT]: an HTTP GET on loopback, the body on stdout.
+fetch() { wget -q -O - "http://127.0.0.1:${2:-$PORT}$1"; }
+
+# urlencode TEXT
+urlencode() {
+	printf '%s' "$1" | awk 'BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+	{ s = $0; o = ""
+	  for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c ~ /[A-Za-z0-9_.~-]/) o = o c; else o = o sprintf("%%%02X", ord[c])
+	  }
+	  printf "%s", o }'
+}
+
+# promql QUERY TIME: the value of a one-series instant query ("" if none).
+promql() {
+	fetch "/api/v1/query?query=$(urlencode "$1")&time=$2" 9090 |
+		sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'
+}
+
+# wait_for SECONDS CMD...: retry CMD once a second until it succeeds.
+wait_for() {
+	_n=$1
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+tf=$(mktemp -d)
+iotally serve "$DEV" --listen 127.0.0.1:$PORT 2>/tmp/serve.err &
+serve_pid=$!
+iotally serve "$DEV" --textfile "$tf" --interval 1 2>/tmp/textfile.err &
+textfile_pid=$!
+prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory="$tf" >/tmp/node.log 2>&1 &
+node_pid=$!
+cat >/tmp/prometheus.yml <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: iotally
+    static_configs: [{targets: ['127.0.0.1:$PORT']}]
+  - job_name: node
+    static_configs: [{targets: ['127.0.0.1:9100']}]
+EOF
+prometheus --config.file=/tmp/prometheus.yml --storage.tsdb.path=/tmp/prometheus \
+	--web.listen-address=127.0.0.1:9090 >/tmp/prometheus.log 2>&1 &
+prom_pid=$!
+
+wait_for 60 fetch /-/healthy || bail "iotally serve did not come up: $(cat /tmp/serve.err)"
+check_eq "/-/healthy answers OK" "OK" "$(fetch /-/healthy)"
+check_match "/ links /metrics" '<a href="/metrics">' "$(fetch /)"
+check_eq "serve says where it listens" \
+	"iotally serve: listening on http://127.0.0.1:$PORT/metrics" "$(cat /tmp/serve.err)"
+wait_for 120 fetch /-/ready 9090 || bail "prometheus did not come up: $(tail -n 5 /tmp/prometheus.log)"
+up() { [ "$(promql "up{job=\"$1\"}" "$(date +%s)")" = 1 ]; }
+wait_for 60 up iotally || fail "Prometheus scrapes iotally serve" "$(tail -n 5 /tmp/prometheus.log)"
+wait_for 60 up node || fail "Prometheus scrapes node_exporter" "$(tail -n 5 /tmp/node.log)"
+
+fio --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 --rw=randwrite --bs=4k \
+	--numjobs=4 --size=$((HALF * 512)) --time_based --runtime=$((WINDOW + 25)) \
+	--name=fast --offset=0 --name=slow --offset=$((HALF * 512)) >/tmp/fio.out 2>&1 &
+fio_pid=$!
+sleep 8
+
+# iotally report over WINDOW seconds, then the same window in Prometheus.
+# Its CSV columns are found by name.
+report=$(iotally report "$DEV" --interval $WINDOW --count 1 --csv -o w_tps)
+end=$(date +%s)
+sleep 3 # a scrape after the window closed
+col() { # REGION COLUMN
+	printf '%s\n' "$report" | awk -F, -v r="$1" -v c="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["region"] == r { print $h[c] }'
+}
+echo "# iotally report over ${WINDOW}s:"
+printf '%s\n' "$report" | sed 's/^/#   /'
+for job in iotally node; do
+	for r in $fast $slow; do
+		want=$(col "$r" w_tps)
+		got=$(promql "rate(iotally_region_writes_completed_total{job=\"$job\",region_id=\"$r\"}[${WINDOW}s])" "$end")
+		echo "# job=$job region=$r: rate() $got/s, iotally report $want/s"
+		check_cmp "job $job region $r: Prometheus sees writes" -gt \
+			"$(awk -v g="${got:-0}" 'BEGIN { print int(g * 1000) }')" 0
+		check_eq "job $job region $r: rate() agrees with iotally report within 10 %" ok \
+			"$(awk -v g="${got:-0}" -v w="${want:-0}" 'BEGIN { d = g - w; if (d < 0) d = -d
+				print (w > 0 && d <= 0.1 * w) ? "ok" : "rate " g " vs report " w }')"
+	done
+	q="histogram_quantile(0.99, rate(iotally_region_io_latency_seconds_bucket{job=\"$job\",region_id=\"%s\"}[${WINDOW}s]))"
+	# shellcheck disable=SC2059
+	p99=$(promql "$(printf "$q" "$fast")" "$end")
+	echo "# job=$job p99 of the 50 ms region: $p99 s"
+	check_eq "job $job: p99 of the 50 ms region is in (20ms, 200ms]" ok \
+		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.02 && v <= 0.2) ? "ok" : v }')"
+	# shellcheck disable=SC2059
+	p99=$(promql "$(printf "$q" "$slow")" "$end")
+	echo "# job=$job p99 of the 500 ms region: $p99 s"
+	check_eq "job $job: p99 of the 500 ms region is in (300ms, 3s]" ok \
+		"$(awk -v v="${p99:-0}" 'BEGIN { print (v > 0.3 && v <= 3) ? "ok" : v }')"
+done
+wait "$fio_pid"
+check_eq "node_exporter read the textfile without error" 0 \
+	"$(fetch /metrics 9100 | sed -n 's/^node_textfile_scrape_error \(.*\)/\1/p')"
+
+# The exposition itself.
+fetch /metrics >/tmp/scrape.txt
+echo "# the first 30 lines of a scrape (text 0.0.4):"
+head -n 30 /tmp/scrape.txt | sed 's/^/#   /'
+run promtool check metrics </tmp/scrape.txt
+echo "# promtool check metrics: exit $rc, output: '$out$err'"
+check_eq "promtool check metrics reports nothing" "0:" "$rc:$out$err"
+om=$(wget -q -O - --header 'Accept: application/openmetrics-text; version=1.0.0' \
+	http://127.0.0.1:$PORT/metrics | tail -n 1)
+check_eq "OpenMetrics when asked for it, ending in # EOF" "# EOF" "$om"
+check_match "dm_name, device as the kernel names it, major and minor" \
+	"^iotally_region_writes_completed_total\{device=\"dm-[0-9]+\",dm_name=\"$DEV\",dm_uuid=\"\",major=\"[0-9]+\",minor=\"[0-9]+\",region_id=\"$fast\",program_id=\"iotally\"\} [1-9][0-9]*\$" \
+	"$(cat /tmp/scrape.txt)"
+check_eq "the scrapes counted no error" "iotally_scrape_errors_total 0" \
+	"$(grep '^iotally_scrape_errors_total' /tmp/scrape.txt)"
+check_eq "the textfile is text 0.0.4 (no # EOF) and has no temporary beside it" "iotally.prom" \
+	"$(ls -A "$tf")"
+check_eq "no sample in the textfile has a timestamp" "" \
+	"$(grep -v '^#' "$tf/iotally.prom" | awk '{ sub(/\{.*\}/, "x"); if (NF != 2) print }')"
+before=$(dmsetup message "$DEV" 0 @stats_print "$fast")
+fetch /metrics >/dev/null
+check_eq "a scrape clears nothing" "$before" "$(dmsetup message "$DEV" 0 @stats_print "$fast")"
+
+# Faults.
+run timeout 20 iotally serve --listen 127.0.0.1:$PORT
+echo "# port in use: exit $rc: $err"
+check_eq "a port in use is one line and exit 1" \
+	"1:iotally: cannot listen on 127.0.0.1:$PORT: Address already in use" "$rc:$err"
+run /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	iotally serve --listen 127.0.0.1:9864
+echo "# not root: exit $rc: $err"
+check_match "without root a one-line error and exit 4" "^4:iotally: permission denied.*CAP_SYS_ADMIN" \
+	"$rc:$err"
+dmsetup create --noudevsync gone --table "0 1024 linear /dev/ram0 0" || bail "cannot create gone"
+iotally create gone >/dev/null || bail "cannot create a region on gone"
+iotally serve --listen 127.0.0.1:9865 2>/tmp/all.err &
+all_pid=$!
+wait_for 30 fetch /-/healthy 9865 || fail "serve of every device starts" "$(cat /tmp/all.err)"
+check_match "a device with regions is scraped" 'dm_name="gone"' "$(fetch /metrics 9865)"
+dmsetup remove --noudevsync gone
+scrape=$(fetch /metrics 9865)
+check_eq "a removed device is left out, the server goes on" "0:ok" \
+	"$(printf '%s\n' "$scrape" | grep -c 'dm_name="gone"'):$(fetch /-/healthy 9865 | tr -d '\n' | tr OK ok)"
+kill -TERM "$all_pid"
+wait "$all_pid"
+check_eq "SIGTERM stops serve cleanly (exit 0)" 0 "$?"
+kill -TERM "$serve_pid"
+wait "$serve_pid"
+rc=$?
+echo "# SIGTERM: exit $rc: $(tail -n 1 /tmp/serve.err)"
+check_eq "SIGTERM stops serve, saying so" "0:iotally serve: Terminated, stopping" \
+	"$rc:$(tail -n 1 /tmp/serve.err)"
+kill -TERM "$textfile_pid"
+wait "$textfile_pid"
+check_eq "SIGTERM stops the textfile writer (exit 0)" 0 "$?"
+kill "$prom_pid" "$node_pid"
+wait "$prom_pid" "$node_pid" 2>/dev/null
+
+rm -rf "$tf"
+dmsetup remove --noudevsync "$DEV"
+rmmod brd
+tap_finish

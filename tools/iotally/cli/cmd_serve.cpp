@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally serve: a Prometheus exporter over HTTP, or a textfile writer for
+// node_exporter's textfile collector (Documentation/iotally-exporter.rst).
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
+#include <ostream>
+#include <thread>
+
+#include "app.hpp"
+#include "iotally/atomic_file.hpp"
+#include "iotally/error.hpp"
+#include "iotally/exporter.hpp"
+#include "iotally/http_server.hpp"
+
+namespace iotally::cli {
+namespace {
+
+// "HOST:PORT", "[V6]:PORT" or ":PORT" (loopback).
+std::pair<std::string, int> parse_listen(const std::string& text) {
+    auto bad = [&] {
+        return Error(ErrorKind::usage,
+                     fmt::format("--listen '{}': expected HOST:PORT or [ADDRESS]:PORT", text));
+    };
+    std::size_t colon = text.rfind(':');
+    if (colon == std::string::npos)
+        throw bad();
+    std::string host = text.substr(0, colon), port = text.substr(colon + 1);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    if (host.empty())
+        host = "127.0.0.1";
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != port.npos)
+        throw bad();
+    int p = std::stoi(port);
+    if (p < 1 || p > 65535)
+        throw bad();
+    return {host, p};
+}
+
+// SIGTERM, SIGINT and SIGHUP are blocked in every thread and taken by
+// sigwait/sigtimedwait: a clean stop, never a handler racing the server.
+class StopSignals {
+  public:
+    StopSignals() {
+        sigemptyset(&set_);
+        sigaddset(&set_, SIGTERM);
+        sigaddset(&set_, SIGINT);
+        sigaddset(&set_, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    }
+    ~StopSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+    // The signal, or 0 after `seconds` (< 0: wait forever).
+    int wait(double seconds) const {
+        if (seconds < 0) {
+            int sig = 0;
+            sigwait(&set_, &sig);
+            return sig;
+        }
+        timespec ts{};
+        ts.tv_sec = static_cast<time_t>(seconds);
+        ts.tv_nsec = static_cast<long>((seconds - std::floor(seconds)) * 1e9);
+        for (;;) {
+            int sig = sigtimedwait(&set_, nullptr, &ts);
+            if (sig > 0)
+                return sig;
+            if (errno == EAGAIN)
+                return 0;
+            // EINTR: another signal; wait again (for the full time: simple, rare).
+        }
+    }
+
+  private:
+    sigset_t set_{}, old_{};
+};
+
+}  // namespace
+
+void register_serve(Registry& r) {
+    struct Args {
+        std::vector<std::string> devices;
+        std::string listen = fmt::format("127.0.0.1:{}", default_serve_port);
+        std::string program_id, textfile, name = "iotally.prom", tasks_by = "bytes";
+        std::vector<std::string> statistics;
+        bool areas = false;
+        double interval = 15;
+        std::uint64_t count = 0;
+        std::size_t tasks = 0, threads = 2;
+    };
+    auto a = std::make_shared<Args>();
+    auto* sub = r.app.add_subcommand(
+        "serve", "Prometheus exporter: GET /metrics over HTTP, or a node_exporter textfile");
+    sub->add_option("devices", a->devices, "dm devices (default: all, as they come and go)");
+    sub->add_option("--listen", a->listen, "Address to serve on, HOST:PORT")
+        ->type_name("ADDR")
+        ->capture_default_str();
+    sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
+        ->type_name("ID");
+    sub->add_flag("--areas", a->areas, "One series per area instead of per region");
+    auto* textfile = sub->add_option("--textfile", a->textfile,
+                                     "Write text 0.0.4 into this node_exporter textfile "
+                                     "directory every --interval instead of serving HTTP")
+                         ->type_name("DIR");
+    sub->add_option("--interval", a->interval, "Seconds between textfile writes")
+        ->type_name("SECONDS")
+        ->capture_default_str()
+        ->check(CLI::Range(0.1, 86400.0))
+        ->needs(textfile);
+    sub->add_option("--count", a->count, "Stop after this many textfile writes (0: never)")
+        ->type_name("N")
+        ->needs(textfile);
+    sub->add_option("--name", a->name, "File name in --textfile")->capture_default_str();
+    sub->add_option("--tasks", a->tasks,
+                    fmt::format("Per-task I/O family: the top N processes (1..{})", max_top_tasks))
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{1}, max_top_tasks));
+    sub->add_option("--tasks-by", a->tasks_by, "Rank tasks by bytes or wait")
+        ->type_name("KEY")
+        ->check(CLI::IsMember({"bytes", "wait"}))
+        ->capture_default_str();
+    sub->add_option("--statistics", a->statistics,
+                    "Generic statistics layer family: this debugfs interface (repeatable)")
+        ->type_name("IFACE");
+    sub->add_option("--threads", a->threads, "Requests served at once")
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{16}))
+        ->capture_default_str();
+    Context& ctx = r.ctx;
+    r.add(sub, [a, &ctx] {
+        ScrapeOptions so;
+        so.devices = a->devices;
+        if (!a->program_id.empty())
+            so.program_id = a->program_id;
+        so.areas = a->areas;
+        Exporter exporter(ctx.layer(), so, ctx.clock);
+        if (a->tasks)
+            exporter.add_collector(make_task_collector(
+                a->tasks, a->tasks_by == "wait" ? TaskRank::wait : TaskRank::bytes));
+        if (!a->statistics.empty())
+            exporter.add_collector(
+                make_statistics_collector(ctx.debugfs + "/statistics", a->statistics));
+        std::ostream& err = *ctx.err;
+        exporter.on_error = [&err](const std::string& m) {
+            err << "iotally serve: scrape: " << m << std::endl;
+        };
+        exporter.check();  // one-line error and a non-zero status at start
+
+        StopSignals signals;
+        if (!a->textfile.empty()) {
+            for (std::uint64_t n = 1;; ++n) {
+                write_file_atomically(a->textfile, a->name,
+                                      exporter.scrape(ExpositionFormat::prometheus));
+                if (a->count && n >= a->count)
+                    return;
+                if (int sig = signals.wait(a->interval)) {
+                    err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
+                    return;
+                }
+            }
+        }
+
+        auto [host, port] = parse_listen(a->listen);
+        ServerOptions opt;
+        opt.address = host;
+        opt.port = port;
+        opt.threads = a->threads;
+        MetricsServer server(opt, [&exporter](ExpositionFormat f) { return exporter.scrape(f); });
+        server.bind();
+        err << fmt::format("iotally serve: listening on http://{}:{}/metrics\n",
+                           host.find(':') != std::string::npos ? "[" + host + "]" : host,
+                           server.port())
+            << std::flush;
+        int sig = 0;
+        std::thread stopper([&] {
+            sig = signals.wait(-1);
+            server.stop();
+        });
+        bool ok = server.run();
+        if (!ok && sig == 0) {
+            // The listening loop failed by itself: let the stopper go too.
+            pthread_kill(stopper.native_handle(), SIGTERM);
+        }
+        stopper.join();
+        if (!ok && sig == 0)
+            throw Error(ErrorKind::failed, "the HTTP server stopped unexpectedly");
+        err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
+    });
+}
+
+}  // namespace iotally::cli

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally's metric families (Documentation/iotally-exporter.rst) and the
+// scrapes of `iotally serve` and `iotally export`: dm-stats regions read with
+// @stats_print (never a clear), each device on its own so that one device
+// that fails is left out of the scrape and counted, not fatal.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iotally/device.hpp"
+#include "iotally/exposition.hpp"
+#include "iotally/snapshot.hpp"
+
+namespace iotally {
+
+// The kernel's name of a dm device ("dm-<minor>"), as /sys/block and
+// node_exporter's `device` label name it.
+std::string dm_kernel_name(const DeviceInfo& info);
+
+// lvm2's names of a dm device: its uuid starts with "LVM-" and its name is
+// VG-LV[-LAYER] with each '-' inside a name doubled. Absent otherwise.
+struct LvmName {
+    std::string vg, lv, layer;
+};
+std::optional<LvmName> decode_lvm_name(const DeviceInfo& info);
+
+// The labels every series of a device carries: device (kernel name),
+// dm_name, dm_uuid, major, minor, and vg/lv when lvm2 named the device.
+Labels device_labels(const DeviceInfo& info);
+
+struct ExportOptions {
+    ExpositionFormat format = ExpositionFormat::openmetrics;
+    bool areas = false;  // one series per area instead of per region (cardinality!)
+};
+
+// The region families of a snapshot, written into `w` (no # EOF).
+void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool areas);
+
+// A snapshot as a whole exposition (region families only, with # EOF in
+// OpenMetrics): what `iotally export` writes.
+std::string render_exposition(const Snapshot& snapshot, const ExportOptions& options = {});
+
+// Extra families a scrape may add (per-task I/O, generic statistics layer):
+// each writes its families and returns the number of errors it met.
+class Collector {
+  public:
+    virtual ~Collector() = default;
+    // Called once at start: throws Error (one line) if it cannot work at all.
+    virtual void check() = 0;
+    virtual std::uint64_t collect(ExpositionWriter& w) = 0;
+};
+
+struct ScrapeOptions {
+    std::vector<std::string> devices;       // empty: every dm device
+    std::optional<std::string> program_id;  // only these regions
+    bool areas = false;
+};
+
+// One scrape at a time (a mutex serializes concurrent requests: each would
+// only read the same counters again).
+class Exporter {
+  public:
+    Exporter(DeviceLayer& layer, ScrapeOptions options,
+             std::function<double()> clock = monotonic_seconds);
+    void add_collector(std::unique_ptr<Collector> c) { collectors_.push_back(std::move(c)); }
+
+    // At start: device-mapper reachable (permission, kernel support), every
+    // named device present, every collector able to work. Throws Error.
+    void check();
+
+    // Never throws for a device that fails: it is left out, counted in
+    // iotally_scrape_errors_total and its message is passed to `on_error`.
+    std::string scrape(ExpositionFormat format);
+
+    std::uint64_t scrape_errors() const;
+    std::function<void(const std::string&)> on_error;
+
+  private:
+    DeviceLayer& layer_;
+    ScrapeOptions options_;
+    std::function<double()> clock_;
+    std::vector<std::unique_ptr<Collector>> collectors_;
+    mutable std::mutex mutex_;
+    std::uint64_t errors_ = 0;
+    std::uint64_t scrapes_ = 0;
+    void error(const std::string& message);
+};
+
+}  // namespace iotally
+
+namespace iotally {
+
+// Opt-in families. Per-task I/O (taskstats TASKSTATS_TYPE_IO): the `top`
+// processes by bytes or by I/O wait over the time since the previous scrape.
+enum class TaskRank { bytes, wait };
+inline constexpr std::size_t max_top_tasks = 100;
+std::unique_ptr<Collector> make_task_collector(std::size_t top, TaskRank rank);
+
+// The generic statistics layer: the data of the named debugfs interfaces
+// under `root` (statistics of type value, range, array and list).
+std::unique_ptr<Collector> make_statistics_collector(std::string root,
+                                                     std::vector<std::string> interfaces);
+
+}  // namespace iotally

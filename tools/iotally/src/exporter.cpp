@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "iotally/exporter.hpp"
+
+#include <fmt/format.h>
+
+#include "iotally/error.hpp"
+
+namespace iotally {
+
+std::string dm_kernel_name(const DeviceInfo& info) {
+    return fmt::format("dm-{}", info.minor);
+}
+
+std::optional<LvmName> decode_lvm_name(const DeviceInfo& info) {
+    if (!info.uuid.starts_with("LVM-"))
+        return std::nullopt;
+    // Split at single dashes; "--" is a dash inside a name.
+    std::vector<std::string> parts(1);
+    const std::string& n = info.name;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        if (n[i] != '-') {
+            parts.back() += n[i];
+        } else if (i + 1 < n.size() && n[i + 1] == '-') {
+            parts.back() += '-';
+            ++i;
+        } else {
+            parts.emplace_back();
+        }
+    }
+    if (parts.size() < 2 || parts.size() > 3 || parts[0].empty() || parts[1].empty())
+        return std::nullopt;
+    LvmName l{parts[0], parts[1], parts.size() == 3 ? parts[2] : std::string()};
+    return l;
+}
+
+Labels device_labels(const DeviceInfo& info) {
+    Labels l;
+    l.add("device", dm_kernel_name(info))
+        .add("dm_name", info.name)
+        .add("dm_uuid", info.uuid)
+        .add("major", info.major)
+        .add("minor", info.minor);
+    if (auto lvm = decode_lvm_name(info)) {
+        l.add("vg", lvm->vg).add("lv", lvm->lv);
+        if (!lvm->layer.empty())
+            l.add("lv_layer", lvm->layer);
+    }
+    return l;
+}
+
+namespace {
+
+// One series: a region, or one area of it.
+struct Series {
+    Labels labels;
+    IoCounters counters;
+    std::vector<std::uint64_t> histogram;
+    const std::vector<std::uint64_t>* bounds_ns = nullptr;
+};
+
+double seconds(std::uint64_t ns) {
+    return static_cast<double>(ns) / 1e9;
+}
+
+struct CounterFamily {
+    const char* name;  // without _total
+    const char* unit;
+    const char* help;
+    bool seconds;  // value in ns, written in seconds
+    std::uint64_t (*value)(const IoCounters&);
+};
+
+// Named as node_exporter's node_disk_* families for the same quantity.
+constexpr CounterFamily counter_families[] = {
+    {"iotally_region_reads_completed", "", "Reads completed (node_disk_reads_completed_total).",
+     false, [](const IoCounters& c) { return c.reads; }},
+    {"iotally_region_reads_merged", "", "Reads merged with an adjacent read.", false,
+     [](const IoCounters& c) { return c.reads_merged; }},
+    {"iotally_region_read_bytes", "bytes", "Bytes read.", false,
+     [](const IoCounters& c) { return c.read_sectors * 512; }},
+    {"iotally_region_read_time_seconds", "seconds", "Sum of the durations of completed reads.",
+     true, [](const IoCounters& c) { return c.read_time_ns; }},
+    {"iotally_region_writes_completed", "", "Writes completed; dm-stats counts discards as writes.",
+     false, [](const IoCounters& c) { return c.writes; }},
+    {"iotally_region_writes_merged", "", "Writes merged with an adjacent write.", false,
+     [](const IoCounters& c) { return c.writes_merged; }},
+    {"iotally_region_written_bytes", "bytes", "Bytes written (discarded bytes included).", false,
+     [](const IoCounters& c) { return c.write_sectors * 512; }},
+    {"iotally_region_write_time_seconds", "seconds", "Sum of the durations of completed writes.",
+     true, [](const IoCounters& c) { return c.write_time_ns; }},
+    {"iotally_region_io_time_seconds", "seconds", "Time with at least one I/O in flight.", true,
+     [](const IoCounters& c) { return c.io_time_ns; }},
+    {"iotally_region_io_time_weighted_seconds", "seconds",
+     "Time with I/O in flight, weighted by the number in flight.", true,
+     [](const IoCounters& c) { return c.weighted_time_ns; }},
+    {"iotally_region_read_busy_seconds", "seconds", "Time with at least one read in flight.", true,
+     [](const IoCounters& c) { return c.read_busy_ns; }},
+    {"iotally_region_write_busy_seconds", "seconds", "Time with at least one write in flight.",
+     true, [](const IoCounters& c) { return c.write_busy_ns; }},
+};
+
+Labels region_labels(const DeviceSnapshot& d, const Labels& device, const Region& r) {
+    Labels l = device;
+    l.add("region_id", r.id).add("program_id", r.program_id);
+    if (r.group_id) {
+        for (const auto& g : d.groups)
+            if (g.id == *r.group_id)
+                l.add("group_id", g.id).add("group_alias", g.alias);
+    }
+    return l;
+}
+
+}  // namespace
+
+void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool areas) {
+    std::vector<Series> series;
+    std::vector<std::pair<Labels, const Region*>> regions;
+    for (const auto& d : snapshot.devices) {
+        const Labels dev = device_labels(d.info);
+        for (const auto& r : d.regions) {
+            Labels rl = region_labels(d, dev, r);
+            if (areas) {
+                for (const auto& a : r.areas) {
+                    Labels al = rl;
+                    al.add("area", a.index).add("area_start", a.start);
+                    series.push_back(
+                        {std::move(al), a.counters, a.histogram, &r.histogram_bounds_ns});
+                }
+            } else {
+                series.push_back({rl, r.total(), r.histogram_total(), &r.histogram_bounds_ns});
+            }
+            regions.emplace_back(std::move(rl), &r);
+        }
+    }
+    w.reserve(series.size() * 2600 + 4096);
+
+    w.family("iotally_region_info", MetricType::gauge, "",
+             "A dm-stats region: its sectors, area size and timestamp precision (value 1).");
+    for (const auto& [labels, r] : regions) {
+        Labels l = labels;
+        l.add("start_sector", r->start)
+            .add("length_sectors", r->length)
+            .add("area_sectors", r->step)
+            .add("precise_timestamps", r->precise_timestamps ? "true" : "false");
+        w.sample(l, std::uint64_t{1});
+    }
+    for (const auto& f : counter_families) {
+        w.family(f.name, MetricType::counter, f.unit, f.help);
+        for (const auto& s : series) {
+            if (f.seconds)
+                w.sample(s.labels, seconds(f.value(s.counters)));
+            else
+                w.sample(s.labels, f.value(s.counters));
+        }
+    }
+    w.family("iotally_region_io_now", MetricType::gauge, "", "I/Os in flight (node_disk_io_now).");
+    for (const auto& s : series)
+        w.sample(s.labels, s.counters.in_flight);
+
+    w.family("iotally_region_io_latency_seconds", MetricType::histogram, "seconds",
+             "Completion latency of reads and writes, in the region's own histogram buckets.");
+    std::vector<double> bounds;
+    for (const auto& s : series) {
+        if (s.histogram.empty())
+            continue;
+        bounds.clear();
+        // The kernel's bucket i holds b_i <= d < b_(i+1); "le" is the next
+        // boundary, inclusive where the kernel's is exclusive.
+        for (auto b : *s.bounds_ns)
+            bounds.push_back(seconds(b));
+        w.histogram(s.labels, bounds, s.histogram,
+                    seconds(s.counters.read_time_ns + s.counters.write_time_ns));
+    }
+}
+
+std::string render_exposition(const Snapshot& snapshot, const ExportOptions& options) {
+    ExpositionWriter w(options.format);
+    write_region_families(w, snapshot, options.areas);
+    return w.finish();
+}
+
+Exporter::Exporter(DeviceLayer& layer, ScrapeOptions options, std::function<double()> clock)
+    : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {}
+
+void Exporter::check() {
+    if (options_.devices.empty()) {
+        layer_.list_devices();  // permission, kernel support
+    } else {
+        for (const auto& name : options_.devices)
+            layer_.device(name);
+    }
+    for (auto& c : collectors_)
+        c->check();
+}
+
+void Exporter::error(const std::string& message) {
+    ++errors_;
+    if (on_error)
+        on_error(message);
+}
+
+std::uint64_t Exporter::scrape_errors() const {
+    std::lock_guard lock(mutex_);
+    return errors_;
+}
+
+std::string Exporter::scrape(ExpositionFormat format) {
+    std::lock_guard lock(mutex_);
+    const double start = clock_();
+    std::vector<std::string> names = options_.devices;
+    if (names.empty()) {
+        try {
+            for (const auto& info : layer_.list_devices())
+                names.push_back(info.name);
+        } catch (const Error& e) {
+            error(fmt::format("cannot list devices: {}", e.what()));
+        }
+    }
+    Snapshot snap;
+    for (const auto& name : names) {
+        // One device per take(): a device that fails is left out alone.
+        Snapshotter one(layer_, clock_);
+        try {
+            Snapshot s = one.take({name}, options_.program_id);
+            for (auto& d : s.devices)
+                snap.devices.push_back(std::move(d));
+        } catch (const Error& e) {
+            error(std::string(e.what()).starts_with(name) ? std::string(e.what())
+                                                          : fmt::format("{}: {}", name, e.what()));
+        } catch (const std::exception& e) {
+            error(fmt::format("{}: {}", name, e.what()));
+        }
+    }
+    ExpositionWriter w(format);
+    write_region_families(w, snap, options_.areas);
+    for (auto& c : collectors_) {
+        try {
+            errors_ += c->collect(w);
+        } catch (const std::exception& e) {
+            error(e.what());
+        }
+    }
+    ++scrapes_;
+    w.family("iotally_scrape_devices", MetricType::gauge, "",
+             "dm devices whose regions this scrape read.");
+    w.sample(Labels(), static_cast<std::uint64_t>(snap.devices.size()));
+    w.family("iotally_scrape_errors", MetricType::counter, "",
+             "Devices or sources left out of a scrape because reading them failed.");
+    w.sample(Labels(), errors_);
+    w.family("iotally_scrapes", MetricType::counter, "", "Scrapes answered since start.");
+    w.sample(Labels(), scrapes_);
+    w.family("iotally_scrape_duration_seconds", MetricType::gauge, "seconds",
+             "How long reading the statistics of this scrape took.");
+    w.sample(Labels(), clock_() - start);
+    return w.finish();
+}
+
+}  // namespace iotally

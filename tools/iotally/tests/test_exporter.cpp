@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// iotally serve's scrapes and their fault paths, against the fake dm layer:
+// a device that fails is left out and counted, regions deleted meanwhile are
+// skipped, a start without permission is one line and a non-zero status.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app.hpp"
+#include "fake_dm.hpp"
+#include "iotally/error.hpp"
+#include "iotally/exporter.hpp"
+#include "iotally/stats_client.hpp"
+#include "tempdir.hpp"
+
+namespace iotally {
+namespace {
+
+// Two devices with one region each.
+struct Fixture {
+    test::FakeDm dm;
+    Fixture() {
+        dm.add_device("a", 1024, {"linear"}, "", 1);
+        dm.add_device("b", 1024, {"linear"}, "", 2);
+        StatsClient(dm, "a").create(CreateRequest{});
+        StatsClient(dm, "a").create(CreateRequest{});
+        StatsClient(dm, "b").create(CreateRequest{});
+    }
+};
+
+// Lists a device that is gone by the time it is read, or fails to list.
+class FlakyLayer : public DeviceLayer {
+  public:
+    explicit FlakyLayer(DeviceLayer& inner) : inner_(inner) {}
+    std::vector<DeviceInfo> list_devices() override {
+        if (list_error)
+            throw Error(*list_error, "cannot list: injected");
+        auto l = inner_.list_devices();
+        if (ghost) {
+            DeviceInfo g;
+            g.name = "ghost";
+            l.push_back(g);
+        }
+        return l;
+    }
+    DeviceInfo device(const std::string& name) override { return inner_.device(name); }
+    std::string message(const std::string& d, const std::string& t) override {
+        return inner_.message(d, t);
+    }
+    bool ghost = false;
+    std::optional<ErrorKind> list_error;
+
+  private:
+    DeviceLayer& inner_;
+};
+
+std::string sample_line(const std::string& text, const std::string& prefix) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.starts_with(prefix))
+            return line;
+    return "";
+}
+
+TEST(Exporter, ScrapeReadsWithoutClearing) {
+    Fixture f;
+    Exporter e(f.dm, {});
+    e.check();
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_NE(text.find("dm_name=\"a\",dm_uuid=\"\",major=\"254\",minor=\"1\",region_id=\"1\""),
+              std::string::npos);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 0");
+    EXPECT_EQ(sample_line(text, "iotally_scrape_devices"), "iotally_scrape_devices 2");
+    for (const auto& m : f.dm.sent) {
+        EXPECT_FALSE(m.starts_with("@stats_print_clear")) << m;
+        EXPECT_FALSE(m.starts_with("@stats_clear")) << m;
+    }
+}
+
+TEST(Exporter, UnreadableDeviceIsLeftOutAndCounted) {
+    Fixture f;
+    f.dm.fail = [](const std::string& d, const std::string&) { return d == "a" ? EIO : 0; };
+    Exporter e(f.dm, {});
+    std::vector<std::string> errors;
+    e.on_error = [&](const std::string& m) { errors.push_back(m); };
+    std::string text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(text.find("dm_name=\"a\""), std::string::npos);
+    EXPECT_NE(text.find("dm_name=\"b\""), std::string::npos);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_TRUE(errors[0].starts_with("a: ")) << errors[0];
+    EXPECT_NE(errors[0].find("Input/output error"), std::string::npos) << errors[0];
+    // The counter counts across scrapes; a device that recovers comes back.
+    text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 2");
+    f.dm.fail = nullptr;
+    text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 2");
+    EXPECT_NE(text.find("dm_name=\"a\""), std::string::npos);
+}
+
+TEST(Exporter, DeviceRemovedMidScrapeIsLeftOutAndCounted) {
+    Fixture f;
+    FlakyLayer layer(f.dm);
+    layer.ghost = true;
+    Exporter e(layer, {});
+    std::vector<std::string> errors;
+    e.on_error = [&](const std::string& m) { errors.push_back(m); };
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_devices"), "iotally_scrape_devices 2");
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0], "ghost: no such device");
+}
+
+TEST(Exporter, NamedDeviceRemovedAfterStartIsCountedNotFatal) {
+    Fixture f;
+    ScrapeOptions o;
+    o.devices = {"a", "b"};
+    Exporter e(f.dm, o);
+    e.check();
+    f.dm.fail = [](const std::string& d, const std::string&) { return d == "b" ? ENXIO : 0; };
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    EXPECT_NE(text.find("dm_name=\"a\""), std::string::npos);
+}
+
+TEST(Exporter, RegionDeletedMidScrapeIsSkippedNotAnError) {
+    Fixture f;
+    bool deleted = false;
+    f.dm.fail = [&](const std::string& d, const std::string& t) {
+        if (d == "a" && t.starts_with("@stats_print 1") && !deleted) {
+            deleted = true;
+            f.dm.dev("a").regions.erase(1);  // another tool deleted it
+        }
+        return 0;
+    };
+    Exporter e(f.dm, {});
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_TRUE(deleted);
+    EXPECT_NE(text.find("dm_name=\"a\",dm_uuid=\"\",major=\"254\",minor=\"1\",region_id=\"0\""),
+              std::string::npos);
+    EXPECT_EQ(text.find("dm_name=\"a\",dm_uuid=\"\",major=\"254\",minor=\"1\",region_id=\"1\""),
+              std::string::npos);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 0");
+}
+
+TEST(Exporter, ListingFailureDuringScrapeIsCountedAndServed) {
+    Fixture f;
+    FlakyLayer layer(f.dm);
+    Exporter e(layer, {});
+    e.check();
+    layer.list_error = ErrorKind::failed;
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    EXPECT_TRUE(text.ends_with("# EOF\n"));
+}
+
+TEST(Exporter, StartWithoutPermissionIsOneLineAndStatus4) {
+    Fixture f;
+    FlakyLayer* flaky = nullptr;
+    cli::Context ctx;
+    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+        auto l = std::make_unique<FlakyLayer>(f.dm);
+        l->list_error = ErrorKind::permission;
+        flaky = l.get();
+        return l;
+    };
+    std::ostringstream out, err;
+    ctx.out = &out;
+    ctx.err = &err;
+    EXPECT_EQ(cli::run({"serve", "--listen", "127.0.0.1:1"}, ctx), 4);
+    EXPECT_NE(flaky, nullptr);
+    EXPECT_EQ(err.str(), "iotally: cannot list: injected\n");
+}
+
+TEST(Exporter, MissingNamedDeviceFailsAtStart) {
+    Fixture f;
+    cli::Context ctx;
+    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+        return std::make_unique<FlakyLayer>(f.dm);
+    };
+    std::ostringstream out, err;
+    ctx.out = &out;
+    ctx.err = &err;
+    EXPECT_EQ(cli::run({"serve", "nosuch"}, ctx), 3);
+    EXPECT_EQ(err.str(), "iotally: nosuch: no such device\n");
+}
+
+TEST(Exporter, BadArgumentsAreUsageErrors) {
+    Fixture f;
+    for (std::vector<std::string> args : {std::vector<std::string>{"serve", "--tasks", "0"},
+                                          {"serve", "--tasks", "101"},
+                                          {"serve", "--tasks-by", "cpu", "--tasks", "3"},
+                                          {"serve", "--interval", "5"},
+                                          {"serve", "--listen", "localhost"},
+                                          {"serve", "--listen", ":70000"},
+                                          {"serve", "--threads", "0"}}) {
+        cli::Context ctx;
+        ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+            return std::make_unique<FlakyLayer>(f.dm);
+        };
+        std::ostringstream out, err;
+        ctx.out = &out;
+        ctx.err = &err;
+        EXPECT_EQ(cli::run(args, ctx), 2) << args.back() << ": " << err.str();
+        const std::string e = err.str();
+        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+    }
+}
+
+TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
+    Fixture f;
+    test::TempDir dir;
+    cli::Context ctx;
+    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+        return std::make_unique<FlakyLayer>(f.dm);
+    };
+    std::ostringstream out, err;
+    ctx.out = &out;
+    ctx.err = &err;
+    ASSERT_EQ(
+        cli::run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"}, ctx), 0)
+        << err.str();
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        names.push_back(e.path().filename());
+    EXPECT_EQ(names, std::vector<std::string>{"iotally.prom"});
+    std::ifstream in(dir.path() + "/iotally.prom");
+    std::string line;
+    std::size_t samples = 0;
+    while (std::getline(in, line)) {
+        EXPECT_NE(line, "# EOF");
+        if (line.starts_with("#"))
+            continue;
+        ++samples;
+        // name{labels} value: no third field (a timestamp).
+        std::string tail = line.substr(line.rfind('}') == std::string::npos ? 0 : line.rfind('}'));
+        EXPECT_EQ(std::count(tail.begin(), tail.end(), ' '), 1) << line;
+    }
+    EXPECT_GT(samples, 10u);
+    EXPECT_EQ(out.str(), "");
+}
+
+TEST(Exporter, StatisticsFamilyFromDebugfsData) {
+    test::TempDir dir;
+    dir.write("statistics/blk/definition",
+              "name=lat type=array on=1 started=1 entries_max=8 base_interval=4 "
+              "scale=lin range_min=0 range_max=8\n"
+              "name=ops type=value on=1 started=1\n");
+    dir.write("statistics/blk/data", "lat <=4 3\nlat >4 1\nops 42\n");
+    auto c = make_statistics_collector(dir.path() + "/statistics", {"blk"});
+    c->check();
+    ExpositionWriter w(ExpositionFormat::prometheus);
+    EXPECT_EQ(c->collect(w), 0u);
+    std::string text = w.finish();
+    EXPECT_NE(text.find("iotally_statistic{interface=\"blk\",statistic=\"ops\",type=\"value\","
+                        "column=\"total\"} 42\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("statistic=\"lat\",type=\"array\",bucket=\"<=4\",column=\"count\"} 3\n"),
+              std::string::npos)
+        << text;
+    // An interface that vanishes later is counted, not fatal.
+    std::filesystem::remove_all(dir.path() + "/statistics/blk");
+    ExpositionWriter w2(ExpositionFormat::prometheus);
+    EXPECT_EQ(c->collect(w2), 1u);
+    auto missing = make_statistics_collector(dir.path() + "/statistics", {"nope"});
+    EXPECT_THROW(missing->check(), Error);
+}
+
+// Every family, once, from one scrape; written to $IOTALLY_SAMPLE_SCRAPE for
+// the Grafana dashboard check (CMakeLists.txt, grafana_dashboard).
+TEST(Exporter, SampleScrapeHasEveryFamily) {
+    test::FakeDm dm;
+    dm.add_device("vg-lv", 2048, {"linear"}, "LVM-abc", 4);
+    CreateRequest h;
+    h.precise_timestamps = true;
+    h.histogram = {1000000, 10000000};
+    StatsClient(dm, "vg-lv").create(h);
+    test::TempDir dir;
+    dir.write("statistics/blk/definition", "name=ops type=value on=1 started=1\n");
+    dir.write("statistics/blk/data", "ops 42\n");
+    Exporter e(dm, {});
+    e.add_collector(make_statistics_collector(dir.path() + "/statistics", {"blk"}));
+    e.check();
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    for (const char* family : {"iotally_region_info",
+                               "iotally_region_reads_completed",
+                               "iotally_region_reads_merged",
+                               "iotally_region_read_bytes",
+                               "iotally_region_read_time_seconds",
+                               "iotally_region_writes_completed",
+                               "iotally_region_writes_merged",
+                               "iotally_region_written_bytes",
+                               "iotally_region_write_time_seconds",
+                               "iotally_region_io_time_seconds",
+                               "iotally_region_io_time_weighted_seconds",
+                               "iotally_region_read_busy_seconds",
+                               "iotally_region_write_busy_seconds",
+                               "iotally_region_io_now",
+                               "iotally_region_io_latency_seconds",
+                               "iotally_statistic",
+                               "iotally_scrape_devices",
+                               "iotally_scrape_errors",
+                               "iotally_scrapes",
+                               "iotally_scrape_duration_seconds"})
+        EXPECT_NE(text.find(fmt::format("# TYPE {} ", family)), std::string::npos) << family;
+    EXPECT_NE(
+        text.find("iotally_region_io_latency_seconds_bucket{device=\"dm-4\",dm_name=\"vg-lv\","
+                  "dm_uuid=\"LVM-abc\",major=\"254\",minor=\"4\",vg=\"vg\",lv=\"lv\","),
+        std::string::npos)
+        << text;
+    if (const char* path = std::getenv("IOTALLY_SAMPLE_SCRAPE"))
+        std::ofstream(path) << text;
+}
+
+}  // namespace
+}  // namespace iotally
