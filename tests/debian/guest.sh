@@ -43,8 +43,9 @@ scrape() {
 
 installed() {
 	# Our dm-mod, from DKMS, is the module that runs.
+	# Debian's 6.12 modules are xz-compressed; DKMS compresses ours the same way.
 	check_eq "modinfo dm_mod: DKMS's module under updates/dkms" \
-		"/lib/modules/$release/updates/dkms/dm-mod.ko" "$(modinfo -F filename dm_mod)"
+		"/lib/modules/$release/updates/dkms/dm-mod.ko.xz" "$(modinfo -F filename dm_mod)"
 	check_eq "modinfo dm_mod: version iotally-$version" "iotally-$version" "$(modinfo -F version dm_mod)"
 	check_eq "the running dm_mod is ours (/sys/module/dm_mod/version)" "iotally-$version" \
 		"$(cat /sys/module/dm_mod/version 2>&1)"
@@ -153,7 +154,7 @@ installed() {
 removed() {
 	modprobe dm_mod
 	check_eq "modinfo dm_mod: the kernel's own module again" \
-		"/lib/modules/$release/kernel/drivers/md/dm-mod.ko" "$(modinfo -F filename dm_mod)"
+		"/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz" "$(modinfo -F filename dm_mod)"
 	check_eq "the running dm_mod is the stock one (no version)" "" \
 		"$(cat /sys/module/dm_mod/version 2>/dev/null)"
 	check_eq "the running dm_mod is the file modinfo names (srcversion)" \

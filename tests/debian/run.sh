@@ -54,6 +54,8 @@ mkdir -p "$base" "$work" "$root"
 mounted=0
 mount_root() {
 	mount -o loop "$disk" "$root"
+	mounted=1
+	[[ -d $root/proc ]] || return 0 # not unpacked yet
 	mount -t proc proc "$root/proc"
 	mount -t sysfs sysfs "$root/sys"
 	# A devtmpfs of its own, not a bind of the host's /dev: nothing mounted
@@ -89,6 +91,8 @@ mkfs.ext4 -q -F -L iotally-root "$disk"
 truncate -s 1G "$data"
 mount_root
 tar -C "$root" --numeric-owner -xpf "$image"
+umount_root
+mount_root
 echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$root/etc/fstab"
 cp "${debs[@]}" "$root/tmp/"
 t_unpack=$(($(date +%s) - t1))
@@ -97,8 +101,10 @@ t_unpack=$(($(date +%s) - t1))
 host_suite() {
 	# shellcheck source=../selftests/lib.sh
 	. "$top/tests/selftests/lib.sh"
-	local stock=/lib/modules/$release/kernel/drivers/md/dm-mod.ko
-	local ours=/lib/modules/$release/updates/dkms/dm-mod.ko
+	# Debian's 6.12 modules are xz-compressed; DKMS compresses ours the same way.
+	local stock=/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz
+	local ours=/lib/modules/$release/updates/dkms/dm-mod.ko.xz
+	local installed="iotally/$version, $release, x86_64: installed"
 	local headers_deb
 	headers_deb=$(cd "$root" && ls var/cache/apt/archives/linux-headers-"${release}"_*.deb)
 
@@ -110,7 +116,7 @@ host_suite() {
 	check_match "DKMS says the headers are missing" \
 		"headers for this kernel do not seem to be installed" "$out"
 	check_eq "no module was built: the stock dm-mod stays" "$stock" \
-		"$(in_root modinfo -k "$release" -F filename dm_mod)"
+		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_ok "apt purge iotally-dkms" in_root apt-get purge -y -q iotally-dkms
 	check_ok "reinstall the headers (offline, from apt's cache)" \
 		in_root apt-get install -y -q "/$headers_deb"
@@ -119,10 +125,10 @@ host_suite() {
 	check_ok "apt install ./iotally_*.deb ./iotally-dkms_*.deb (offline)" \
 		in_root apt-get install -y -q "/tmp/iotally_${version}_amd64.deb" "/tmp/iotally-dkms_${version}_all.deb"
 	echo "$out" >"$base/install.log"
-	check_match "dkms status: built and installed for $release" \
-		"^iotally/$version, $release, x86_64: installed" "$(in_root dkms status iotally)"
+	check_eq "dkms status: built and installed for $release" "$installed" \
+		"$(in_root dkms status iotally 2>/dev/null)"
 	check_eq "modinfo -k $release dm_mod: ours under updates/dkms" "$ours" \
-		"$(in_root modinfo -k "$release" -F filename dm_mod)"
+		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_eq "modinfo: version iotally-$version" "iotally-$version" \
 		"$(in_root modinfo -k "$release" -F version dm_mod)"
 	check_match "the initramfs holds our dm-mod" "updates/dkms/dm-mod.ko" \
@@ -138,14 +144,14 @@ host_suite() {
 	sleep 1
 	check_ok "dkms remove for $release" in_root dkms remove "iotally/$version" -k "$release"
 	check_eq "without the module, the stock dm-mod is back" "$stock" \
-		"$(in_root modinfo -k "$release" -F filename dm_mod)"
+		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_ok "kernel update: reinstall the headers (their hook runs dkms autoinstall)" \
 		in_root apt-get install -y -q --reinstall "/$headers_deb"
-	check_eq "the update rebuilt our dm-mod" "$ours" "$(in_root modinfo -k "$release" -F filename dm_mod)"
+	check_eq "the update rebuilt our dm-mod" "$ours" "$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_cmp "the rebuilt module is new" -gt "$(stat -c %Y "$root$ours" 2>/dev/null || echo 0)" "$before"
 	check_ok "dpkg-reconfigure iotally-dkms" in_root dpkg-reconfigure iotally-dkms
-	check_match "dkms status after dpkg-reconfigure: installed" \
-		"^iotally/$version, $release, x86_64: installed" "$(in_root dkms status iotally)"
+	check_eq "dkms status after dpkg-reconfigure: installed" "$installed" \
+		"$(in_root dkms status iotally 2>/dev/null)"
 	tap_finish
 }
 
@@ -217,7 +223,7 @@ t_boot1=$(($(date +%s) - t3))
 		. "$top/tests/selftests/lib.sh"
 		check_ok "apt purge iotally iotally-dkms" in_root apt-get purge -y -q iotally iotally-dkms
 		echo "$out" >"$base/purge.log"
-		check_eq "dkms status: nothing of iotally" "" "$(in_root dkms status iotally)"
+		check_eq "dkms status: nothing of iotally" "" "$(in_root dkms status iotally 2>/dev/null)"
 		check_eq "no dm-mod left under updates/" "" "$(cd "$root" && ls "lib/modules/$release/updates" -R 2>/dev/null | grep dm-mod)"
 		check_eq "the initramfs holds the stock dm-mod again" "" \
 			"$(in_root lsinitramfs "/boot/initrd.img-$release" | grep updates/dkms)"
