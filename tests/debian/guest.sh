@@ -77,7 +77,7 @@ installed() {
 		--time_based --runtime=600 --ioengine=psync --output=/dev/null &
 	fio_pid=$!
 	check_ok "dmstats create --filemap on the file fio is writing" \
-		dmstats create --filemap /mnt/data/fio.dat
+		dmstats create --filemap --nomonitoring /mnt/data/fio.dat
 	check_ok "dmstats list shows the file map's group" dmstats list --group
 	check_match "dmstats list names the file" "fio.dat" "$out"
 	check_ok "dmstats create on the thin LV" dmstats create $vg/thin
@@ -127,7 +127,7 @@ installed() {
 	check_ok "a scrape answers after the LV went away" scrape
 	check_eq "iotally-exporter is still active" active "$(systemctl is-active iotally-exporter)"
 	check_eq "iotally-exporter runs as the iotally user" iotally \
-		"$(ps -o user= -p "$(systemctl show -P MainPID iotally-exporter)")"
+		"$(stat -c %U "/proc/$(systemctl show -P MainPID iotally-exporter)")"
 
 	# A malformed configuration: refused, one line in the journal.
 	cp /etc/default/iotally /run/default.iotally
