@@ -184,9 +184,10 @@ WantedBy=multi-user.target
 UNIT
 ln -sf /etc/systemd/system/iotally-guest-test.service \
 	"$root/etc/systemd/system/multi-user.target.wants/iotally-guest-test.service"
-# Nothing the test does not need: timers that would wake apt, fsck on boot.
+# Nothing the test does not need: timers that would wake apt, the first-boot
+# prompts on the console.
 for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer \
-	e2scrub_reap.service systemd-timesyncd.service; do
+	e2scrub_reap.service systemd-timesyncd.service systemd-firstboot.service; do
 	ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
 
