@@ -162,8 +162,9 @@ t2=$(date +%s)
 {
 	echo "# iotally-suite-begin debian-host"
 	# A failed check is a "not ok" line, never the end of the run.
-	(set +e; host_suite)
-	echo "# iotally-suite-end debian-host rc=$? seconds=$(($(date +%s) - t2))"
+	rc=0
+	(set +e; host_suite) || rc=$?
+	echo "# iotally-suite-end debian-host rc=$rc seconds=$(($(date +%s) - t2))"
 } >"$base/host.tap" 2>&1
 t_host=$(($(date +%s) - t2))
 
@@ -184,6 +185,7 @@ StandardOutput=journal+console
 [Install]
 WantedBy=multi-user.target
 UNIT
+mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf /etc/systemd/system/iotally-guest-test.service \
 	"$root/etc/systemd/system/multi-user.target.wants/iotally-guest-test.service"
 # Nothing the test does not need: timers that would wake apt, the first-boot
@@ -223,6 +225,7 @@ t_boot1=$(($(date +%s) - t3))
 # Remove both packages, in the chroot of the disk the guest left.
 {
 	echo "# iotally-suite-begin debian-purge"
+	rc=0
 	(
 		set +e
 		. "$top/tests/selftests/lib.sh"
@@ -235,8 +238,8 @@ t_boot1=$(($(date +%s) - t3))
 		check_eq "no unit file or enablement link left" "" \
 			"$(cd "$root" && find etc/systemd usr/lib/systemd -name 'iotally-exporter*')"
 		tap_finish
-	)
-	echo "# iotally-suite-end debian-purge rc=$? seconds=0"
+	) || rc=$?
+	echo "# iotally-suite-end debian-purge rc=$rc seconds=0"
 } >"$base/purge.tap" 2>&1
 
 t4=$(date +%s)
