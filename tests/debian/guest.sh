@@ -157,9 +157,10 @@ removed() {
 		"/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz" "$(modinfo -F filename dm_mod)"
 	check_eq "the running dm_mod is the stock one (no version)" "" \
 		"$(cat /sys/module/dm_mod/version 2>/dev/null)"
-	check_eq "the running dm_mod is the file modinfo names (srcversion)" \
-		"$(modinfo -F srcversion dm_mod)" "$(cat /sys/module/dm_mod/srcversion 2>&1)"
-	check_fails "the iotally-exporter unit is gone" "not" systemctl cat iotally-exporter
+	# Debian builds no srcversion into modules without a version: neither has one.
+	check_eq "the running dm_mod is the file modinfo names (no srcversion)" \
+		"$(modinfo -F srcversion dm_mod)" "$(cat /sys/module/dm_mod/srcversion 2>/dev/null)"
+	check_fails "the iotally-exporter unit is gone" "No files found" systemctl cat iotally-exporter
 	check_eq "the iotally user is gone" "" "$(getent passwd iotally)"
 	check_eq "/dev/mapper/control is root's again" "root:root 600" \
 		"$(stat -c '%U:%G %a' /dev/mapper/control)"
@@ -176,7 +177,6 @@ removed() {
 	echo "# iotally-guest kernel=$release cpus=$(nproc) phase=$phase"
 	echo "# iotally-suite-begin debian-$phase"
 	t0=$(cut -d. -f1 /proc/uptime)
-	echo "# booted in $(systemd-analyze 2>/dev/null | head -n 1)"
 	printf 'iotally-test-key' >/run/key
 	wait_for 60 test -e /dev/vdb
 	case $phase in
