@@ -74,10 +74,10 @@ installed() {
 	check_ok "fio lays out its file" fio --name=layout --filename=/mnt/data/fio.dat --size=64m \
 		--rw=write --bs=1m --direct=1 --output=/dev/null
 	fio --name=bg --filename=/mnt/data/fio.dat --size=64m --rw=randrw --bs=16k --direct=1 \
-		--time_based --runtime=600 --ioengine=psync --output=/dev/null &
+		--time_based --runtime=600 --ioengine=psync --eta=never --output=/dev/null &
 	fio_pid=$!
 	check_ok "dmstats create --filemap on the file fio is writing" \
-		dmstats create --filemap --nomonitoring /mnt/data/fio.dat
+		dmstats create --filemap --nomonitor /mnt/data/fio.dat
 	check_ok "dmstats list shows the file map's group" dmstats list --group
 	check_match "dmstats list names the file" "fio.dat" "$out"
 	check_ok "dmstats create on the thin LV" dmstats create $vg/thin
