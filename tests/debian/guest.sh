@@ -88,20 +88,18 @@ installed() {
 	kill $fio_pid
 	wait $fio_pid 2>/dev/null
 
-	# The same interval in both: a region created on the thin LV, a fixed
-	# direct-I/O workload, then iotally (a non-destructive @stats_print)
-	# and dmstats (@stats_print_clear) read the same counters one after
-	# the other, with nothing in between.
-	sync
-	dmstats delete $vg/thin --allregions >/dev/null
-	check_ok "dmstats create a region on the thin LV" dmstats create $vg/thin
-	fio --name=fixed --filename=/dev/$vg/thin --offset=100m --size=8m --rw=write --bs=64k \
-		--direct=1 --ioengine=psync --output=/dev/null
+	# The same interval in both: a region on the plain LV (nothing else
+	# writes there), a fixed direct-I/O workload, then iotally (a
+	# non-destructive @stats_print) and dmstats (@stats_print_clear) read
+	# the same counters one after the other, with nothing in between.
+	check_ok "dmstats create a region on the plain LV" dmstats create $vg/spare
+	fio --name=fixed --filename=/dev/$vg/spare --size=8m --rw=write --bs=64k \
+		--direct=1 --ioengine=psync --eta=never --output=/dev/null
 	# udev probes a block device written and closed: let that finish first.
 	udevadm settle
-	run iotally report $vg-thin --level region -o r_ios,w_ios,r_blocks,w_blocks --csv
+	run iotally report $vg-spare --level region -o r_ios,w_ios,r_blocks,w_blocks --csv
 	iot=$(tail -n 1 <<<"$out" | awk -F, '{ print $(NF-3), $(NF-2), $(NF-1), $NF }')
-	run dmstats report $vg/thin -o read_count,write_count,read_sector_count,write_sector_count \
+	run dmstats report $vg/spare -o read_count,write_count,read_sector_count,write_sector_count \
 		--noheadings --separator ,
 	dms=$(tr -d ' ' <<<"$out" | awk -F, '{ print $1, $2, $3, $4 }')
 	check_match "iotally report counts the 128 writes of 64 KiB (16384 sectors)" \
@@ -123,7 +121,7 @@ installed() {
 	check_ok "dmstats delete + create under the exporter" \
 		sh -c "dmstats delete $vg/thin --allregions && dmstats create $vg/thin"
 	check_ok "a scrape answers after dmstats delete/create" scrape
-	check_ok "lvremove an LV while the exporter runs" sh -c "dmstats create $vg/spare && lvremove -qy $vg/spare"
+	check_ok "lvremove an LV with a region while the exporter runs" lvremove -qy $vg/spare
 	check_ok "a scrape answers after the LV went away" scrape
 	check_eq "iotally-exporter is still active" active "$(systemctl is-active iotally-exporter)"
 	check_eq "iotally-exporter runs as the iotally user" iotally \
