@@ -128,11 +128,14 @@ installed() {
 		"$(stat -c %U "/proc/$(systemctl show -P MainPID iotally-exporter)")"
 
 	# A malformed configuration: refused, one line in the journal.
+	# The running exporter is stopped first: its "stopping" line is not
+	# part of what the malformed start says.
+	systemctl stop iotally-exporter
 	cp /etc/default/iotally /run/default.iotally
 	echo 'IOTALLY_SERVE_OPTS="--no-such-option"' >/etc/default/iotally
-	since=$(date '+%Y-%m-%d %H:%M:%S')
 	sleep 1
-	systemctl restart iotally-exporter
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	systemctl start iotally-exporter
 	wait_for 20 sh -c '[ "$(systemctl is-active iotally-exporter)" = failed ]'
 	check_eq "a malformed /etc/default/iotally: the service fails" failed \
 		"$(systemctl is-active iotally-exporter)"
