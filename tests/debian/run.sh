@@ -165,6 +165,7 @@ t2=$(date +%s)
 	rc=0
 	(set +e; host_suite) || rc=$?
 	echo "# iotally-suite-end debian-host rc=$rc seconds=$(($(date +%s) - t2))"
+	echo "# iotally-guest-done"
 } >"$base/host.tap" 2>&1
 t_host=$(($(date +%s) - t2))
 
@@ -240,6 +241,7 @@ t_boot1=$(($(date +%s) - t3))
 		tap_finish
 	) || rc=$?
 	echo "# iotally-suite-end debian-purge rc=$rc seconds=0"
+	echo "# iotally-guest-done"
 } >"$base/purge.tap" 2>&1
 
 t4=$(date +%s)
