@@ -15,6 +15,7 @@
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
 #                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps)
 #   make patches    the kernel part as a git-am series in build/patches
+#   make deb        iotally and iotally-dkms Debian packages in build/deb (lintian-checked)
 #   make clean      remove build/ (kernel builds are slow: only when needed)
 
 include versions.mk
@@ -31,7 +32,7 @@ KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
-.PHONY: patches fuzz-dm
+.PHONY: patches fuzz-dm deb
 
 all: kernel modules tools
 
@@ -82,6 +83,9 @@ fuzz-dm: deps
 
 patches: tree
 	scripts/make-patches.sh
+
+deb: deps
+	scripts/deb.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -25,7 +25,22 @@ DEB_PACKAGES := \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
-	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter
+	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter \
+	mmdebstrap debhelper dh-dkms lintian fakeroot
+
+# The Debian 12 guest (scripts/debian-image.sh, tests/debian/): a root image
+# built with mmdebstrap from these packages and cached under $HOME/.cache,
+# keyed on this list. It holds what iotally's packages need installed
+# offline (their run-time libraries, dkms and the compiler for the stock
+# kernel's headers) and what the end-to-end test drives.
+DEBIAN_GUEST_PACKAGES := \
+	systemd systemd-sysv udev kmod initramfs-tools zstd \
+	lvm2 dmsetup cryptsetup-bin thin-provisioning-tools e2fsprogs fio curl \
+	linux-image-$(KERNEL_RELEASE)=$(KERNEL_DEB_VERSION) \
+	linux-headers-$(KERNEL_RELEASE)=$(KERNEL_DEB_VERSION) \
+	dkms gcc-12 make libc6-dev patch \
+	libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt9 libstdc++6 \
+	libcpp-httplib0.11 libtracefs1 libtraceevent1 adduser
 
 # Guest machine: software emulation only (KVM hangs on this platform).
 QEMU_CPUS   := 2

@@ -9,6 +9,7 @@
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's
 #   5. dm-stats differential fuzzing: the transcripts of 2-4 compared
+#   6. make deb's packages in a real Debian 12 guest (tests/debian/run.sh)
 #
 # A part that cannot build or run counts as a failure, and the remaining
 # parts still run. Exit status: 0 only if nothing failed.
@@ -70,10 +71,15 @@ ctest_part() {
 
 # guest NAME ARGS...: one guest boot through tests/vm/run.sh
 guest() {
-	local name=$1 line
-	shift
+	guest_with tests/vm/run.sh "$@"
+}
+
+# guest_with RUNNER NAME ARGS...: a guest runner that ends with "RESULT p f s".
+guest_with() {
+	local runner=$1 name=$2 line
+	shift 2
 	echo "=== guest $name"
-	tests/vm/run.sh --name "$name" "$@" 2>&1 | tee "$logs/guest-$name.out" | grep -v '^RESULT '
+	"$runner" --name "$name" "$@" 2>&1 | tee "$logs/guest-$name.out" | grep -v '^RESULT '
 	line=$(grep '^RESULT ' "$logs/guest-$name.out" | tail -n 1)
 	if [[ -z $line ]]; then
 		record "guest-$name" 0 1 0
@@ -169,6 +175,13 @@ fi
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
 # the stock engine's, one result per seed and guest.
 tap_part fuzz-dm scripts/fuzz-dm.sh compare "$logs/stock" "${fuzz_guests[@]}"
+
+# 6. Debian 12 as a server runs iotally: make deb's packages installed with
+# apt, DKMS building dm-mod for Debian's kernel, systemd, udev and lvm2 in
+# the mmdebstrap guest (its image is cached under $HOME/.cache/iotally).
+if step deb make -s deb; then
+	guest_with tests/debian/run.sh debian
+fi
 
 echo
 echo "=== summary"

@@ -30,6 +30,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/versions.sh
 . "$top/scripts/versions.sh"
+# shellcheck source=qemu-common.sh
+. "$top/tests/vm/qemu-common.sh"
 
 kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
 guest_config= icount= maxcpus= data=
@@ -97,11 +99,9 @@ if [[ -n $maxcpus ]]; then
 	((maxcpus > 255)) && machine_args=(-machine q35)
 fi
 boot() {
-	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg "${icount_args[@]}" "${machine_args[@]}" -cpu max -smp "$smp" -m "$mem" \
-		-nodefaults -display none -no-reboot -monitor none \
-		-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \
+	qemu_smp=$smp qemu_boot "$timeout" "$mem" "${icount_args[@]}" "${machine_args[@]}" \
 		-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append" </dev/null >"$logs/qemu.log" 2>&1
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append"
 }
 
 # A boot that died of a stray int3 before the guest's init said a word, is
@@ -122,10 +122,7 @@ attempt=1 max_attempts=3
 while :; do
 	echo "  BOOT    $name: $(basename "$image") ($release), ${#suites[@]} suites, timeout ${timeout}s"
 	start=$(date +%s)
-	set +e
 	boot
-	qemu_rc=$?
-	set -e
 	elapsed=$(($(date +%s) - start))
 	echo "  GUEST   $name: qemu exited rc=$qemu_rc after ${elapsed}s"
 	if ((attempt < max_attempts)) && boot_crashed_early; then
@@ -148,13 +145,7 @@ add_result() {
 	head -n -1 "$1"
 }
 
-if ((qemu_rc == 124 || qemu_rc == 137)); then
-	echo "not ok - $name: guest timed out after ${timeout}s"
-	fail=$((fail + 1))
-elif ((qemu_rc != 0)); then
-	echo "not ok - $name: qemu failed (rc=$qemu_rc): $(tail -n 3 "$logs/qemu.log" | tr '\n' ' ')"
-	fail=$((fail + 1))
-fi
+qemu_check_exit "$name" || fail=$((fail + 1))
 
 awk -v name="$name" -v suites="${suites[*]:-}" -f "$top/tests/vm/parse-tap.awk" \
 	"$logs/tap.log" >"$logs/tap.results"
@@ -167,19 +158,10 @@ if [[ $kernel == patched ]]; then
 fi
 
 # Per-CPU behaviour is part of what we test: the guest must see every vCPU.
-cpus=$(sed -n 's/^# iotally-guest .*cpus=\([0-9]*\).*/\1/p' "$logs/tap.log" | head -n 1)
-if [[ -n $cpus && $cpus != "$QEMU_CPUS" ]]; then
-	echo "not ok - $name: the guest sees $cpus CPUs, not $QEMU_CPUS"
-	fail=$((fail + 1))
-fi
+qemu_check_cpus "$name" || fail=$((fail + 1))
 
 # Kernel splats: any of these in the console log fails the run.
-splats='WARNING:|BUG:|Call Trace:|INFO: possible|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|KASAN:|UBSAN:|Oops|general protection fault|Kernel panic|kernel BUG|lockdep is turned off|RCU stall|detected (expedited )?stall|soft lockup|hard LOCKUP'
-if grep -nE "$splats" "$logs/console.log" >"$logs/splats.txt"; then
-	echo "not ok - $name: kernel splat in console.log:"
-	head -n 20 "$logs/splats.txt" | sed 's/^/    /'
-	fail=$((fail + 1))
-fi
+qemu_check_splats "$name" "$logs/console.log" || fail=$((fail + 1))
 
 echo "$pass $fail $skip" >"$logs/results"
 echo "# $name: $pass passed, ${fail} failed, $skip skipped (logs: build/logs/$name)"
