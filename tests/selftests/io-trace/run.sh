@@ -61,12 +61,15 @@ CRYPT_DEV=$(devno "$(dmname iocrypt)")
 
 mkdir -p $INST || bail "cannot make a tracefs instance"
 echo 16384 >$INST/buffer_size_kb
-# trace_begin: an empty buffer, every io event on
+# trace_begin: an empty buffer, every io event on. The buffer records
+# before the events are enabled: an io:start that fires once they are is
+# then always in the buffer, and so is the io:done that pairs with it (a
+# bio that started earlier, while they were off, fires no io:done).
 trace_begin() {
 	echo 0 >$INST/tracing_on
 	echo >$INST/trace
-	echo 1 >$INST/events/io/enable
 	echo 1 >$INST/tracing_on
+	echo 1 >$INST/events/io/enable
 }
 # trace_end NAME: every event since trace_begin in $T/NAME (events.awk)
 trace_end() {
