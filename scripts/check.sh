@@ -133,7 +133,7 @@ if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
 	# shellcheck disable=SC2046
-	guest patched --kernel patched --kunit-suites "$kunit_suites" "${fuzz_args[@]}" \
+	guest patched --kernel patched --timeout 2400 --kunit-suites "$kunit_suites" "${fuzz_args[@]}" \
 		$(scripts/guest-suites.sh patched)
 	fuzz_guests+=("$logs/patched")
 	# the same kernel without debugfs: the statistics layer stays silent

@@ -218,7 +218,10 @@ check_fails "unknown tgid" "No such process" iotally tasks -t 999999
 check_fails "malformed cpumask" "Invalid argument" iotally tasks -m abc --duration 1
 # The kernel parses the list into a mask of nr_cpu_ids bits: ERANGE.
 check_fails "cpumask beyond possible cpus" "out of range" iotally tasks -m 7 --duration 1
-long=$(printf '0,%.0s' $(seq 1 100))0
+# The kernel takes a mask of at most 100 + 6 x NR_CPUS characters
+# (TASKSTATS_CPUMASK_MAXLEN); kernel_max is NR_CPUS - 1.
+maxlen=$((100 + 6 * ($(cat /sys/devices/system/cpu/kernel_max) + 1)))
+long=$(printf '0,%.0s' $(seq 1 $((maxlen / 2 + 1))))0
 check_fails "oversized cpumask" "Argument list too long" iotally tasks -m "$long" --duration 1
 
 # ---------------------------------------------------------------- burst
