@@ -9,7 +9,6 @@
 #ifndef _LINUX_TASKSTATS_IO_H
 #define _LINUX_TASKSTATS_IO_H
 
-#include <linux/io_trace.h>
 #include <linux/taskstats_io_types.h>
 
 struct bio;
@@ -39,14 +38,9 @@ static inline void task_io_stats_submit(struct bio *bio)
 		__task_io_stats_submit(bio);
 }
 
-/*
- * Around the schedule() of io_schedule() and io_schedule_timeout().  The
- * io trace events share the hook: io:wait_start fires here, just before
- * the task sleeps, for the wait it registered (<linux/io_trace.h>).
- */
+/* Around the schedule() of io_schedule() and io_schedule_timeout(). */
 static inline void task_io_wait_start(struct task_io_wait *w)
 {
-	io_trace_sleep();
 	w->start_ns = 0;
 	if (static_branch_likely(&task_io_stats_key))
 		__task_io_wait_start(w);
@@ -72,10 +66,7 @@ void task_io_stats_free_signal(struct signal_struct *sig);
 #else /* !CONFIG_TASK_IO_STATS */
 
 static inline void task_io_stats_submit(struct bio *bio) { }
-static inline void task_io_wait_start(struct task_io_wait *w)
-{
-	io_trace_sleep();
-}
+static inline void task_io_wait_start(struct task_io_wait *w) { }
 
 static inline void task_io_wait_done(struct task_io_wait *w) { }
 static inline void task_io_stats_init(struct task_struct *tsk) { }

@@ -270,7 +270,7 @@ snoop_start() {
 	sleep 0.5
 }
 if command -v iotally >/dev/null; then
-	snoop_start snoop snoop --file /mnt/a/dir/snoop
+	snoop_start snoop.lines snoop --file /mnt/a/dir/snoop
 	$DD if=/dev/urandom of=/mnt/a/dir/snoop.bin bs=64k count=2 oflag=direct status=none
 	$DD if=/dev/urandom of=/mnt/a/dir/other.bin bs=64k count=1 oflag=direct status=none
 	sleep 1
@@ -278,13 +278,13 @@ if command -v iotally >/dev/null; then
 	wait $snpid
 	check_eq "snoop: SIGTERM ends it cleanly" 0 "$?"
 	check_eq "snoop: its instance is gone" "" "$(ls $TR/instances | grep iotally-snoop)"
-	check_match "snoop: the header" "^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" "$(head -1 $T/snoop)"
+	check_match "snoop: the header" "^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" "$(head -1 $T/snoop.lines)"
 	check_eq "snoop: one line per I/O, absolute names, only the files asked for" \
 		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
 dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
-		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop)"
+		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop.lines)"
 	check_eq "snoop: latencies of at least the disk's 3 ms" 2 \
-		"$(awk 'NR > 1 && $7 >= 3' $T/snoop | wc -l)"
+		"$(awk 'NR > 1 && $7 >= 3' $T/snoop.lines | wc -l)"
 
 	snoop_start snoop.json --json snoop --device nullb0
 	$DD if=/dev/zero of=$NULLB bs=64k count=1 seek=8192 oflag=direct status=none
