@@ -97,7 +97,7 @@ installed() {
 		--direct=1 --ioengine=psync --eta=never --output=/dev/null
 	# udev probes a block device written and closed: let that finish first.
 	udevadm settle
-	run iotally report $vg-spare --level region -o r_ios,w_ios,r_blocks,w_blocks --csv
+	run iotally report $vg-spare --level region -o r_ios,w_ios,r_sectors,w_sectors --csv
 	iot=$(tail -n 1 <<<"$out" | awk -F, '{ print $(NF-3), $(NF-2), $(NF-1), $NF }')
 	run dmstats report $vg/spare -o read_count,write_count,read_sector_count,write_sector_count \
 		--noheadings --separator ,

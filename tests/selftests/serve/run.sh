@@ -111,7 +111,7 @@ sleep 8
 
 # iotally report over WINDOW seconds, then the same window in Prometheus.
 # Its CSV columns are found by name.
-report=$(iotally report "$DEV" --interval $WINDOW --count 1 --csv -o w_tps)
+report=$(iotally report "$DEV" -y --interval $WINDOW --count 1 --csv -o w/s)
 end=$(date +%s)
 sleep 3 # a scrape after the window closed
 col() { # REGION COLUMN
@@ -123,7 +123,7 @@ echo "# iotally report over ${WINDOW}s:"
 printf '%s\n' "$report" | sed 's/^/#   /'
 for job in iotally node; do
 	for r in $fast $slow; do
-		want=$(col "$r" w_tps)
+		want=$(col "$r" w/s)
 		got=$(promql "rate(iotally_region_writes_completed_total{job=\"$job\",region_id=\"$r\"}[${WINDOW}s])" "$end")
 		echo "# job=$job region=$r: rate() $got/s, iotally report $want/s"
 		check_cmp "job $job region $r: Prometheus sees writes" -gt \
