@@ -3,9 +3,8 @@
 #
 # make demo: iotally on a device whose latency is known in advance. A
 # dm-delay device over a ramdisk adds 5 ms to every read and 20 ms to every
-# write, and a dm-linear volume over it is what fio reads and writes (dm-stats
-# times an I/O from the moment its own device maps it, so the delay is
-# measured by the regions of the device above it); iotally shows the device as iostat
+# write, and a dm-linear volume over it, as an LV over a slow disk, is what
+# fio reads and writes; iotally shows the device as iostat
 # would, its regions beside it, a latency histogram whose buckets show the
 # two delays, two readers at once that clear nothing, a frame of top, the
 # tasks doing the I/O, the generic statistics layer, Prometheus text, and
