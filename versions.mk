@@ -42,6 +42,11 @@ DEBIAN_GUEST_PACKAGES := \
 	libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt9 libstdc++6 \
 	libcpp-httplib0.11 libtracefs1 libtraceevent1 adduser
 
+# The Debian guest's "kernel update": Debian's second 6.12 flavour, whose
+# image and headers wait in the guest's apt cache, installed offline by
+# tests/debian/run.sh so that DKMS builds our dm-mod for a new kernel.
+DEBIAN_GUEST_UPDATE_KERNEL := 6.12.117+deb12-cloud-amd64
+
 # Guest machine: software emulation only (KVM hangs on this platform).
 QEMU_CPUS   := 2
 QEMU_MEM    := 1024

@@ -29,6 +29,12 @@ options=(--variant=apt --format=tar --aptopt='APT::Install-Recommends "false"'
 	--customize-hook='find "$1/var/cache/apt/archives" -name "*.deb" ! -name "linux-headers-*" -delete'
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*'
 	--dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/doc/*/copyright')
+# Not installed: the image and headers of a second kernel flavour, kept in
+# apt's cache for the guest test's kernel update (tests/debian/run.sh).
+. "$top/scripts/versions.sh"
+update=$DEBIAN_GUEST_UPDATE_KERNEL
+options+=(--customize-hook="chroot \"\$1\" sh -c 'cd /var/cache/apt/archives &&
+	apt-get download -q linux-image-$update=$KERNEL_DEB_VERSION linux-headers-$update=$KERNEL_DEB_VERSION'")
 key=$(printf '%s\n' "$packages" "${options[@]}" | sha256sum | cut -c1-16)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/iotally
 image=$cache/debian-guest-$key.tar

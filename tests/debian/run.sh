@@ -154,6 +154,25 @@ host_suite() {
 	check_ok "dpkg-reconfigure iotally-dkms" in_root dpkg-reconfigure iotally-dkms
 	check_eq "dkms status after dpkg-reconfigure: installed" "$installed" \
 		"$(in_root dkms status iotally 2>/dev/null)"
+
+	# A kernel update to a second flavour: Debian's cloud kernel and its
+	# headers, offline from apt's cache. Their hooks run dkms autoinstall
+	# for the new kernel, which then boots with our dm-mod.
+	local update=$DEBIAN_GUEST_UPDATE_KERNEL update_debs
+	update_debs=$(cd "$root" && ls var/cache/apt/archives/linux-image-"${update}"_*.deb \
+		var/cache/apt/archives/linux-headers-"${update}"_*.deb | sed 's|^|/|')
+	# shellcheck disable=SC2086
+	check_ok "kernel update: install linux-image-$update and its headers (offline)" \
+		in_root apt-get install -y -q $update_debs
+	echo "$out" >"$base/install-update.log"
+	check_eq "dkms status: built and installed for $update" \
+		"iotally/$version, $update, x86_64: installed" \
+		"$(in_root dkms status iotally -k "$update" 2>/dev/null)"
+	check_eq "modinfo -k $update dm_mod: ours under updates/dkms" \
+		"/lib/modules/$update/updates/dkms/dm-mod.ko.xz" \
+		"$(in_root modinfo -k "$update" -F filename dm_mod 2>&1)"
+	check_match "the new kernel's initramfs holds our dm-mod" "updates/dkms/dm-mod.ko" \
+		"$(in_root lsinitramfs "/boot/initrd.img-$update")"
 	tap_finish
 }
 
