@@ -23,10 +23,9 @@
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
 #include "output.hpp"
+#include "task_records.hpp"
 
 namespace iotally::cli {
-
-nlohmann::json task_record_json(const TaskRecord& r);
 
 namespace {
 
@@ -34,62 +33,6 @@ volatile std::sig_atomic_t stop_requested = 0;
 
 void on_stop(int) {
     stop_requested = 1;
-}
-
-nlohmann::json classic_json(const TaskstatsClassic& s) {
-    return {{"version", s.version},
-            {"comm", s.comm},
-            {"pid", s.pid},
-            {"ppid", s.ppid},
-            {"uid", s.uid},
-            {"gid", s.gid},
-            {"exitcode", s.exitcode},
-            {"flag", s.flag},
-            {"etime_us", s.etime_us},
-            {"utime_us", s.utime_us},
-            {"stime_us", s.stime_us},
-            {"cpu_count", s.cpu_count},
-            {"cpu_delay_total_ns", s.cpu_delay_total_ns},
-            {"blkio_count", s.blkio_count},
-            {"blkio_delay_total_ns", s.blkio_delay_total_ns},
-            {"swapin_count", s.swapin_count},
-            {"swapin_delay_total_ns", s.swapin_delay_total_ns},
-            {"read_char", s.read_char},
-            {"write_char", s.write_char},
-            {"read_syscalls", s.read_syscalls},
-            {"write_syscalls", s.write_syscalls},
-            {"read_bytes", s.read_bytes},
-            {"write_bytes", s.write_bytes},
-            {"cancelled_write_bytes", s.cancelled_write_bytes},
-            {"nvcsw", s.nvcsw},
-            {"nivcsw", s.nivcsw}};
-}
-
-nlohmann::json io_json(const TaskIo& io) {
-    nlohmann::json ops = nlohmann::json::object();
-    for (int op = 0; op < TaskIo::nr_ops; op++)
-        ops[op_name(static_cast<TaskIo::Op>(op))] = {{"ops", io.ops[op]},
-                                                     {"sectors", io.sectors[op]}};
-    nlohmann::json hist = nlohmann::json::array();
-    for (std::size_t b = 0; b < io.wait_hist.size(); b++)
-        if (io.wait_hist[b])
-            hist.push_back(
-                {{"bucket", b}, {"low_ns", io.bucket_low_ns(b)}, {"count", io.wait_hist[b]}});
-    return {{"version", io.version},
-            {"ops", ops},
-            {"wait",
-             {{"count", io.wait_count},
-              {"total_ns", io.wait_total_ns},
-              {"max_ns", io.wait_max_ns},
-              {"histogram", hist}}}};
-}
-
-std::string hist_text(const TaskIo& io) {
-    std::string s;
-    for (std::size_t b = 0; b < io.wait_hist.size(); b++)
-        if (io.wait_hist[b])
-            s += fmt::format("{}{}:{}", s.empty() ? "" : ",", b, io.wait_hist[b]);
-    return s.empty() ? "-" : s;
 }
 
 void print_record_table(std::ostream& out, const TaskRecord& r) {
@@ -118,26 +61,11 @@ void print_record_table(std::ostream& out, const TaskRecord& r) {
                    fmt::format("ops {} sectors {}", io.ops[op], io.sectors[op])});
         t.add({"wait", fmt::format("count {} total_ns {} max_ns {}", io.wait_count,
                                    io.wait_total_ns, io.wait_max_ns)});
-        t.add({"wait_hist", hist_text(io)});
+        t.add({"wait_hist", task_wait_hist_text(io)});
     } else {
         t.add({"io", "absent (kernel without CONFIG_TASK_IO_STATS)"});
     }
     out << t.render();
-}
-
-// One line per exit record, stable columns for scripts.
-std::string record_line(const TaskRecord& r) {
-    // A tgid record of an exit message has no command name: keep the column.
-    std::string comm = r.stats && !r.stats->comm.empty() ? r.stats->comm : "-";
-    if (!r.io)
-        return fmt::format("{} {} {} -", r.tgid ? "tgid" : "pid", r.id, comm);
-    const auto& io = *r.io;
-    return fmt::format(
-        "{} {} {} read {} {} write {} {} discard {} {} flush {} wait {} {} {} hist {}",
-        r.tgid ? "tgid" : "pid", r.id, comm, io.ops[TaskIo::read], io.sectors[TaskIo::read],
-        io.ops[TaskIo::write], io.sectors[TaskIo::write], io.ops[TaskIo::discard],
-        io.sectors[TaskIo::discard], io.ops[TaskIo::flush], io.wait_count, io.wait_total_ns,
-        io.wait_max_ns, hist_text(io));
 }
 
 std::uint32_t parse_id(const std::string& text, const char* what) {
@@ -223,12 +151,12 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
     *ctx.err << fmt::format("listening on cpus {}\n", o.cpumask);
     ctx.err->flush();
 
+    ExitRecordWriter writer(*ctx.out, file.is_open() ? &file : nullptr, json, ctx.realtime_ns);
     double end = o.duration > 0 ? ctx.clock() + o.duration : 0;
-    long pid_records = 0, records = 0;
     std::vector<pollfd> fds;
     for (auto& c : socks)
         fds.push_back({c->fd(), POLLIN, 0});
-    while (!stop_requested && (o.count == 0 || pid_records < o.count)) {
+    while (!stop_requested && (o.count == 0 || writer.pid_records() < o.count)) {
         int timeout = -1;
         if (end > 0) {
             double left = end - ctx.clock();
@@ -246,55 +174,30 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
                 continue;
             std::vector<TaskRecord> recs;
             socks[i]->receive(recs, 0);
-            for (const auto& r : recs) {
-                ++records;
-                if (!r.tgid)
-                    ++pid_records;
-                if (json)
-                    *ctx.out << task_record_json(r).dump() << "\n";
-                else
-                    *ctx.out << record_line(r) << "\n";
-                if (file)
-                    file << task_record_json(r).dump() << "\n";
-            }
+            for (const auto& r : recs)
+                writer.record(r);
         }
         ctx.out->flush();
     }
-    std::uint64_t lost = 0, overflows = 0;
+    ListenSummary summary;
+    summary.lost_exact = exact;
     for (std::size_t i = 0; i < socks.size(); i++) {
         // Drain what is already queued before leaving.
         std::vector<TaskRecord> recs;
         while (o.count == 0 && socks[i]->receive(recs, 0)) {
         }
-        for (const auto& r : recs) {
-            ++records;
-            if (!r.tgid)
-                ++pid_records;
-            *ctx.out << (json ? task_record_json(r).dump() : record_line(r)) << "\n";
-            if (file)
-                file << task_record_json(r).dump() << "\n";
-        }
+        for (const auto& r : recs)
+            writer.record(r);
         socks[i]->deregister_cpumask(std::to_string(cpus[i]));
-        lost += socks[i]->lost();
-        overflows += socks[i]->overflows();
+        summary.lost_messages += socks[i]->lost();
+        summary.overflows += socks[i]->overflows();
     }
-    if (file) {
+    if (file.is_open()) {
         file.flush();
         if (!file)
             throw Error(ErrorKind::failed, fmt::format("{}: write failed", o.file));
     }
-    if (json)
-        *ctx.out << nlohmann::json{{"summary",
-                                    {{"records", records},
-                                     {"pid_records", pid_records},
-                                     {"lost_messages", lost},
-                                     {"overflows", overflows},
-                                     {"lost_exact", exact}}}}
-                        .dump()
-                 << "\n";
-    else
-        *ctx.out << fmt::format("summary records {} pid_records {} lost {} overflows {} exact {}\n",
-                                records, pid_records, lost, overflows, exact ? "yes" : "no");
+    writer.summary(summary);
 }
 
 struct TopRow {
@@ -403,15 +306,6 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
 
 }  // namespace
 
-nlohmann::json task_record_json(const TaskRecord& r) {
-    nlohmann::json j = {{r.tgid ? "tgid" : "pid", r.id}};
-    if (r.stats)
-        j["taskstats"] = classic_json(*r.stats);
-    if (r.io)
-        j["io"] = io_json(*r.io);
-    return j;
-}
-
 void register_tasks(Registry& r) {
     auto* sub = r.app.add_subcommand(
         "tasks", "Per-task block I/O from taskstats: query, exit listener, top view");
@@ -448,7 +342,7 @@ void register_tasks(Registry& r) {
             TaskstatsClient c;
             auto rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
             if (json)
-                *ctx.out << task_record_json(rec).dump() << "\n";
+                *ctx.out << task_record_document(rec, ctx.realtime_ns()).dump() << "\n";
             else
                 print_record_table(*ctx.out, rec);
         } else if (!lo->cpumask.empty()) {

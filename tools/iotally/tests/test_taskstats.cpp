@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "app.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
+#include "task_records.hpp"
 
 namespace {
 
@@ -265,6 +267,75 @@ TEST(TasksCli, UsageErrorsExitTwo) {
     EXPECT_EQ(run_cli({"tasks", "-t", "0"}, err), 2);
     EXPECT_EQ(run_cli({"tasks", "-p", "1", "-t", "1"}, err), 2);
     EXPECT_EQ(run_cli({"tasks", "-m", "0", "-r", "-5"}, err), 2);
+}
+
+// The exit listener's lines (tasks -m) are JSON documents like every other
+// one: schema, command and timestamp on each record and on the summary, on
+// standard output and in the -w file alike.
+TEST(TasksCli, ListenerJsonLinesAreDocuments) {
+    Msg m = new_message();
+    auto ts = classic(4242);
+    auto io = io_payload();
+    put_record(m.get(), false, 4242, &ts, sizeof(ts), &io);
+    put_record(m.get(), true, 4240, &ts, sizeof(ts), &io);
+    auto recs = iotally::parse_taskstats_message(nlmsg_hdr(m.get()));
+    ASSERT_EQ(recs.size(), 2u);
+
+    const std::int64_t now_ns = 1'795'000'000'123'456'789;
+    for (bool json : {true, false}) {
+        std::ostringstream out, file;
+        iotally::cli::ExitRecordWriter w(out, &file, json, [&] { return now_ns; });
+        for (const auto& r : recs)
+            w.record(r);
+        iotally::cli::ListenSummary summary;
+        summary.lost_messages = 2;
+        summary.lost_exact = false;
+        w.summary(summary);
+        EXPECT_EQ(w.records(), 2);
+        EXPECT_EQ(w.pid_records(), 1);
+
+        std::vector<nlohmann::json> docs;
+        std::istringstream file_in(file.str());
+        for (std::string line; std::getline(file_in, line);)
+            docs.push_back(nlohmann::json::parse(line));
+        if (json) {
+            std::istringstream out_in(out.str());
+            std::vector<std::string> lines;
+            for (std::string line; std::getline(out_in, line);)
+                lines.push_back(line);
+            ASSERT_EQ(lines.size(), 3u) << out.str();
+            // The two records are on standard output as in the file.
+            EXPECT_EQ(lines[0], file.str().substr(0, file.str().find('\n')));
+            auto sum = nlohmann::json::parse(lines[2]);
+            EXPECT_EQ(sum["schema"], 2);
+            EXPECT_EQ(sum["command"], "tasks");
+            EXPECT_EQ(sum["timestamp_ns"], now_ns);
+            EXPECT_EQ(sum["summary"]["records"], 2);
+            EXPECT_EQ(sum["summary"]["pid_records"], 1);
+            EXPECT_EQ(sum["summary"]["lost_messages"], 2);
+            EXPECT_EQ(sum["summary"]["lost_exact"], false);
+        } else {
+            EXPECT_EQ(out.str().substr(0, out.str().find('\n')),
+                      "pid 4242 dd read 10 80 write 20 2560 discard 3 2048 flush 1 "
+                      "wait 31 155000000 9000000 hist 13:30,14:1");
+            EXPECT_NE(out.str().find("\nsummary records 2 pid_records 1 lost 2 overflows 0 "
+                                     "exact no\n"),
+                      std::string::npos)
+                << out.str();
+        }
+        ASSERT_EQ(docs.size(), 2u) << file.str();
+        for (const auto& d : docs) {
+            EXPECT_EQ(d["schema"], 2) << d.dump();
+            EXPECT_EQ(d["command"], "tasks") << d.dump();
+            EXPECT_EQ(d["timestamp"], "2026-11-18T11:06:40.123456789Z") << d.dump();
+            EXPECT_EQ(d["timestamp_ns"], now_ns) << d.dump();
+        }
+        EXPECT_EQ(docs[0]["pid"], 4242);
+        EXPECT_EQ(docs[0]["taskstats"]["comm"], "dd");
+        EXPECT_EQ(docs[0]["io"]["ops"]["write"]["sectors"], 2560);
+        EXPECT_EQ(docs[1]["tgid"], 4240);
+        EXPECT_FALSE(docs[1].contains("pid"));
+    }
 }
 
 }  // namespace
