@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,23 @@ struct SelectArgs {
 
 class DeviceSelector {
   public:
-    explicit DeviceSelector(const SelectArgs& args);  // throws Error(usage)
+    // Throws Error(usage). `kind` names the devices in messages.
+    explicit DeviceSelector(const SelectArgs& args, std::string kind = "block device");
     // The kernel names selected in this sample, in display order. A name or
     // an expression that matches no device throws Error(no_device).
     std::vector<std::string> select(const Sample& sample,
                                     const std::vector<std::uint64_t>& activity);
+    // The same over any device list (activity: empty, or one per device),
+    // returning the devices' names (dm names for dm devices). With `missing`,
+    // names that match no device are put there instead of thrown, and an
+    // expression may match nothing: devices come and go while a server runs.
+    std::vector<std::string> select_names(std::span<const DeviceInfo> infos,
+                                          std::span<const std::uint64_t> activity,
+                                          std::vector<std::string>* missing = nullptr);
 
   private:
     SelectArgs args_;
+    std::string kind_;
     SelectRequest request_;
     SelectionState state_;
     std::uint64_t generation_ = 0;

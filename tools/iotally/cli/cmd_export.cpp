@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "block_devices.hpp"
 #include "iotally/atomic_file.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
@@ -20,11 +21,23 @@ void register_export(Registry& r) {
         std::vector<std::string> devices;
         bool openmetrics = false, prometheus = false, areas = false;
         std::string textfile_dir, name = "iotally.prom", program_id;
+        SelectArgs select;
     };
     auto a = std::make_shared<Args>();
     auto* sub = r.app.add_subcommand(
         "export", "All regions and histograms as OpenMetrics or Prometheus text, once");
-    sub->add_option("devices", a->devices, "Devices (default: all)");
+    sub->add_option("devices", a->devices, "dm devices, by dm or kernel name (default: all)")
+        ->type_name("[DEVICE...]");
+    sub->add_option("--select", a->select.exprs,
+                    "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
+                    "(repeatable)")
+        ->type_name("EXPR");
+    sub->add_option("--select-mode", a->select.mode,
+                    "add, only, remove or add-only (devstat; default: only when anything is "
+                    "named, else add)")
+        ->type_name("MODE");
+    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
+        ->type_name("N");
     auto* om = sub->add_flag("--openmetrics", a->openmetrics,
                              "OpenMetrics 1.0 text (default on standard output)");
     sub->add_flag("--prometheus", a->prometheus,
@@ -39,9 +52,24 @@ void register_export(Registry& r) {
         ->type_name("ID");
     Context& ctx = r.ctx;
     r.add(sub, [a, &ctx] {
-        Snapshotter snapshotter(ctx.layer(), ctx.clock);
-        auto snap = snapshotter.take(
-            a->devices, a->program_id.empty() ? std::nullopt : std::optional(a->program_id));
+        std::vector<std::string> devices = a->devices;
+        bool none = false;
+        if (!a->devices.empty() || !a->select.exprs.empty() || !a->select.mode.empty() ||
+            a->select.max) {
+            SelectArgs sa = a->select;
+            sa.names = a->devices;
+            std::vector<DeviceInfo> listed = ctx.layer().list_devices();
+            for (auto& d : listed)
+                d.kernel_name = dm_kernel_name(d);
+            devices = DeviceSelector(sa, "device").select_names(listed, {});
+            none = devices.empty();  // take({}) would mean every device
+        }
+        Snapshot snap;
+        if (!none) {
+            Snapshotter snapshotter(ctx.layer(), ctx.clock);
+            snap = snapshotter.take(
+                devices, a->program_id.empty() ? std::nullopt : std::optional(a->program_id));
+        }
         ExportOptions opt;
         // node_exporter's textfile collector reads text 0.0.4 only.
         const bool text = a->prometheus || (!a->textfile_dir.empty() && !a->openmetrics);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "app.hpp"
+#include "block_devices.hpp"
 #include "iotally/atomic_file.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
@@ -93,16 +94,29 @@ void register_serve(Registry& r) {
         double interval = 15;
         std::uint64_t count = 0;
         std::size_t tasks = 0, threads = 2;
+        SelectArgs select;
     };
     auto a = std::make_shared<Args>();
     auto* sub = r.app.add_subcommand(
         "serve", "Prometheus exporter: GET /metrics over HTTP, or a node_exporter textfile");
-    sub->add_option("devices", a->devices, "dm devices (default: all, as they come and go)");
+    sub->add_option("devices", a->devices,
+                    "dm devices, by dm or kernel name (default: all, as they come and go)")
+        ->type_name("[DEVICE...]");
     sub->add_option("--listen", a->listen, "Address to serve on, HOST:PORT")
         ->type_name("ADDR")
         ->capture_default_str();
     sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
         ->type_name("ID");
+    sub->add_option("--select", a->select.exprs,
+                    "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
+                    "(repeatable; chosen again at every scrape)")
+        ->type_name("EXPR");
+    sub->add_option("--select-mode", a->select.mode,
+                    "add, only, remove or add-only (devstat; default: only when anything is "
+                    "named, else add)")
+        ->type_name("MODE");
+    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
+        ->type_name("N");
     sub->add_flag("--areas", a->areas, "One series per area instead of per region");
     auto* textfile = sub->add_option("--textfile", a->textfile,
                                      "Write text 0.0.4 into this node_exporter textfile "
@@ -135,7 +149,17 @@ void register_serve(Registry& r) {
     Context& ctx = r.ctx;
     r.add(sub, [a, &ctx] {
         ScrapeOptions so;
-        so.devices = a->devices;
+        if (!a->devices.empty() || !a->select.exprs.empty() || !a->select.mode.empty() ||
+            a->select.max) {
+            // devstat's selection over the dm devices of each scrape.
+            SelectArgs sa = a->select;
+            sa.names = a->devices;
+            auto selector = std::make_shared<DeviceSelector>(sa, "device");
+            so.choose = [selector](const std::vector<DeviceInfo>& listed,
+                                   std::vector<std::string>* missing) {
+                return selector->select_names(listed, {}, missing);
+            };
+        }
         if (!a->program_id.empty())
             so.program_id = a->program_id;
         so.areas = a->areas;

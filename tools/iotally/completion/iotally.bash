@@ -97,8 +97,8 @@ _iotally()
     top) opts="--interval --count --sort --select --max --program-id" ;;
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;
     snoop) opts="--device --file --pid --min-latency --summary --waits --duration --count --buffer-kb" ;;
-    export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id" ;;
-    serve) opts="--listen --program-id --areas --textfile --interval --count --name --tasks --tasks-by --statistics --threads" ;;
+    export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id --select --select-mode --max" ;;
+    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --statistics --threads" ;;
     stat)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))

@@ -251,8 +251,21 @@ std::string render_exposition(const Snapshot& snapshot, const ExportOptions& opt
 Exporter::Exporter(DeviceLayer& layer, ScrapeOptions options, std::function<double()> clock)
     : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {}
 
+namespace {
+
+std::vector<DeviceInfo> with_kernel_names(std::vector<DeviceInfo> listed) {
+    for (auto& d : listed)
+        if (d.kernel_name.empty())
+            d.kernel_name = dm_kernel_name(d);
+    return listed;
+}
+
+}  // namespace
+
 void Exporter::check() {
-    if (options_.devices.empty()) {
+    if (options_.choose) {
+        options_.choose(with_kernel_names(layer_.list_devices()), nullptr);
+    } else if (options_.devices.empty()) {
         layer_.list_devices();  // permission, kernel support
     } else {
         for (const auto& name : options_.devices)
@@ -277,7 +290,23 @@ std::string Exporter::scrape(ExpositionFormat format) {
     std::lock_guard lock(mutex_);
     const double start = clock_();
     std::vector<std::string> names = options_.devices;
-    if (names.empty()) {
+    if (options_.choose) {
+        std::optional<std::vector<DeviceInfo>> listed;
+        try {
+            listed = with_kernel_names(layer_.list_devices());
+        } catch (const Error& e) {
+            error(fmt::format("cannot list devices: {}", e.what()));
+        }
+        std::vector<std::string> missing;
+        try {
+            if (listed)
+                names = options_.choose(*listed, &missing);
+        } catch (const Error& e) {
+            error(fmt::format("cannot select devices: {}", e.what()));
+        }
+        for (const auto& m : missing)
+            error(fmt::format("{}: no such device", m));
+    } else if (names.empty()) {
         try {
             for (const auto& info : layer_.list_devices())
                 names.push_back(info.name);

@@ -33,4 +33,8 @@ expect "--summary" iotally snoop --su
 expect "serve" iotally ser
 expect "--tasks --tasks-by" iotally serve --task
 expect "bytes wait" iotally serve --tasks-by ""
+expect "--select --select-mode" iotally serve --sel
+expect "add only remove add-only" iotally serve --select-mode ""
+expect "name= target= driver= uuid= lv=" iotally serve --select ""
+expect "--select --select-mode" iotally export --sel
 exit $fail

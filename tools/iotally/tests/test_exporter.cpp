@@ -5,12 +5,15 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "app.hpp"
+#include "block_devices.hpp"
 #include "fake_dm.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
@@ -40,6 +43,9 @@ class FlakyLayer : public DeviceLayer {
         if (list_error)
             throw Error(*list_error, "cannot list: injected");
         auto l = inner_.list_devices();
+        std::erase_if(l, [&](const DeviceInfo& d) {
+            return std::find(removed.begin(), removed.end(), d.name) != removed.end();
+        });
         if (ghost) {
             DeviceInfo g;
             g.name = "ghost";
@@ -47,11 +53,18 @@ class FlakyLayer : public DeviceLayer {
         }
         return l;
     }
-    DeviceInfo device(const std::string& name) override { return inner_.device(name); }
+    DeviceInfo device(const std::string& name) override {
+        if (std::find(removed.begin(), removed.end(), name) != removed.end())
+            throw Error(ErrorKind::no_device, name + ": no such device");
+        return inner_.device(name);
+    }
     std::string message(const std::string& d, const std::string& t) override {
+        if (std::find(removed.begin(), removed.end(), d) != removed.end())
+            throw Error(ErrorKind::no_device, d + ": no such device");
         return inner_.message(d, t);
     }
     bool ghost = false;
+    std::vector<std::string> removed;  // gone from device-mapper
     std::optional<ErrorKind> list_error;
 
   private:
@@ -376,6 +389,135 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
         << text;
     if (const char* path = std::getenv("IOTALLY_SAMPLE_SCRAPE"))
         std::ofstream(path) << text;
+}
+
+// serve --select: devstat's selection (as in report) over the dm devices.
+// Devices a (minor 1) and b (minor 2) are linear, slow (minor 3) is delay.
+struct Selection : testing::Test {
+    Fixture f;
+    test::TempDir dir;
+    std::string out, err;
+    Selection() {
+        f.dm.add_device("slow", 1024, {"delay"}, "LVM-slowuuid", 3);
+        StatsClient(f.dm, "slow").create(CreateRequest{});
+    }
+    int run(std::vector<std::string> args) {
+        cli::Context ctx;
+        ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+            return std::make_unique<FlakyLayer>(f.dm);
+        };
+        std::ostringstream o, e;
+        ctx.out = &o;
+        ctx.err = &e;
+        int rc = cli::run(args, ctx);
+        out = o.str();
+        err = e.str();
+        return rc;
+    }
+    // The dm devices of the region series in the serve --textfile output.
+    std::vector<std::string> served(std::vector<std::string> args) {
+        std::vector<std::string> full{"serve", "--textfile", dir.path(), "--count", "1"};
+        full.insert(full.end(), args.begin(), args.end());
+        EXPECT_EQ(run(full), 0) << err;
+        std::ifstream in(dir.path() + "/iotally.prom");
+        return devices_of(std::string(std::istreambuf_iterator<char>(in), {}));
+    }
+    std::vector<std::string> exported(std::vector<std::string> args) {
+        args.insert(args.begin(), "export");
+        EXPECT_EQ(run(args), 0) << err;
+        return devices_of(out);
+    }
+    static std::vector<std::string> devices_of(const std::string& text) {
+        std::vector<std::string> names;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            if (!line.starts_with("iotally_region_info{"))
+                continue;
+            auto at = line.find("dm_name=\"") + 9;
+            names.push_back(line.substr(at, line.find('"', at) - at));
+        }
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        return names;
+    }
+};
+
+using Names = std::vector<std::string>;
+
+TEST_F(Selection, ServeSelectsByExpressionModeNameAndMax) {
+    EXPECT_EQ(served({}), (Names{"a", "b", "slow"}));
+    EXPECT_EQ(served({"--select", "target=delay"}), Names{"slow"});
+    EXPECT_EQ(served({"--select", "uuid=LVM-"}), Names{"slow"});
+    EXPECT_EQ(served({"--select", "name=a", "--select", "name=b"}), (Names{"a", "b"}));
+    // Kernel names as in report: dm-2 is b.
+    EXPECT_EQ(served({"dm-2", "--select-mode", "only"}), Names{"b"});
+    EXPECT_EQ(served({"a", "--select-mode", "remove"}), (Names{"b", "slow"}));
+    EXPECT_EQ(served({"--select-mode", "remove", "--select", "target=linear"}), Names{"slow"});
+    EXPECT_EQ(served({"slow", "--select-mode", "add"}), (Names{"a", "b", "slow"}));
+    EXPECT_EQ(served({"slow", "--select-mode", "add-only"}), Names{"slow"});
+    EXPECT_EQ(served({"--select-mode", "add", "--max", "1"}), Names{"a"});
+    EXPECT_EQ(served({"slow", "--select", "target=linear", "--max", "2"}), (Names{"a", "slow"}));
+}
+
+TEST_F(Selection, ExportSelectsAsServeDoes) {
+    EXPECT_EQ(exported({"--select", "target=delay"}), Names{"slow"});
+    EXPECT_EQ(exported({"a", "--select-mode", "remove"}), (Names{"b", "slow"}));
+    // Everything removed: an empty exposition, not every device.
+    EXPECT_EQ(exported({"a", "b", "slow", "--select-mode", "remove"}), Names{});
+    EXPECT_NE(out.find("# EOF"), std::string::npos);
+    EXPECT_EQ(run({"export", "--select", "target=striped"}), 3);
+    EXPECT_EQ(err, "iotally: --select 'target=striped' matches no device\n");
+}
+
+TEST_F(Selection, SelectionMatchingNothingFailsAtStart) {
+    EXPECT_EQ(run({"serve", "--select", "name=zzz*"}), 3);
+    EXPECT_EQ(err, "iotally: --select 'name=zzz*' matches no device\n");
+    EXPECT_EQ(run({"serve", "nosuch", "--select", "target=linear"}), 3);
+    EXPECT_EQ(err, "iotally: nosuch: no such device\n");
+    EXPECT_EQ(run({"serve", "--textfile", dir.path(), "--select-mode", "bogus"}), 2);
+    EXPECT_EQ(err, "iotally: unknown selection mode 'bogus' (use add, only, remove, add-only)\n");
+    EXPECT_EQ(run({"serve", "--select", "colour=red"}), 2);
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    // Nothing was written by a serve that did not start.
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// After start devices come and go: a named one that is gone is counted as a
+// scrape error, an expression that matches nothing any more is not, and a
+// device that appears and matches is scraped from then on.
+TEST_F(Selection, DevicesComingAndGoingAfterStart) {
+    FlakyLayer layer(f.dm);
+    cli::SelectArgs sa;
+    sa.names = {"a"};
+    sa.exprs = {"target=delay"};
+    auto selector = std::make_shared<cli::DeviceSelector>(sa, "device");
+    ScrapeOptions o = no_sysfs();
+    o.choose = [selector](const std::vector<DeviceInfo>& l, std::vector<std::string>* missing) {
+        return selector->select_names(l, {}, missing);
+    };
+    Exporter e(layer, o);
+    std::vector<std::string> errors;
+    e.on_error = [&](const std::string& m) { errors.push_back(m); };
+    e.check();
+    EXPECT_EQ(devices_of(e.scrape(ExpositionFormat::prometheus)), (Names{"a", "slow"}));
+
+    layer.removed = {"slow"};
+    std::string text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(devices_of(text), Names{"a"});
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 0");
+
+    layer.removed = {"a"};
+    text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(devices_of(text), Names{"slow"});
+    EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    EXPECT_EQ(errors, Names{"a: no such device"});
+
+    // With everything gone the scrape still answers, and check() would fail.
+    layer.removed = {"a", "slow"};
+    text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(devices_of(text), Names{});
+    EXPECT_EQ(sample_line(text, "iotally_scrape_devices"), "iotally_scrape_devices 0");
+    EXPECT_THROW(e.check(), Error);
 }
 
 }  // namespace

@@ -63,8 +63,16 @@ class Collector {
     virtual std::uint64_t collect(ExpositionWriter& w) = 0;
 };
 
+// Chooses the dm devices a scrape reads from the ones listed (their kernel
+// names filled in), by name. Without `missing` it throws Error when a named
+// device or an expression matches nothing (the check at start); with it,
+// named devices that are gone are put there and the others chosen.
+using DeviceChooser = std::function<std::vector<std::string>(const std::vector<DeviceInfo>& listed,
+                                                             std::vector<std::string>* missing)>;
+
 struct ScrapeOptions {
-    std::vector<std::string> devices;       // empty: every dm device
+    std::vector<std::string> devices;       // empty: every dm device (or `choose`)
+    DeviceChooser choose;                   // devstat selection, instead of `devices`
     std::optional<std::string> program_id;  // only these regions
     bool areas = false;
     // The kernel's own counters of each scraped dm device (iotally_device_*)
