@@ -16,6 +16,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./message.sh
 . ./report.sh
 . ./histogram.sh
+. ./latency.sh
 . ./export.sh
 . ./errors.sh
 . ./file.sh
