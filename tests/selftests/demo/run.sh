@@ -3,9 +3,9 @@
 #
 # make demo: iotally on a device whose latency is known in advance. A
 # dm-delay device over a ramdisk adds 5 ms to every read and 20 ms to every
-# write, and a dm-linear volume over it, as an LV over a slow disk, is what
-# fio reads and writes; iotally shows the device as iostat
-# would, its regions beside it, a latency histogram whose buckets show the
+# write; fio reads and writes it, and the regions sit on it (dm-stats times
+# an I/O from its arrival, so they count the delay as upstream does);
+# iotally shows the device as iostat would, its regions beside it, a latency histogram whose buckets show the
 # two delays, two readers at once that clear nothing, a frame of top, the
 # tasks doing the I/O, the generic statistics layer, Prometheus text, and
 # iostat -x beside iotally report -x on the same device.
@@ -17,8 +17,7 @@
 SECTORS=262144 # 128 MiB
 RDELAY=5       # ms
 WDELAY=20      # ms
-SLOW=slow
-DEV=vol
+DEV=slow
 
 say() { printf '\n### %s\n' "$*"; }
 # shown NAME CMD...: print the command as a user would type it, run it,
@@ -34,16 +33,14 @@ shown() {
 
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load brd"
-dmsetup create --noudevsync "$SLOW" \
+dmsetup create --noudevsync "$DEV" \
 	--table "0 $SECTORS delay /dev/ram0 0 $RDELAY /dev/ram0 0 $WDELAY" ||
 	bail "cannot create the dm-delay device"
-dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/mapper/$SLOW 0" ||
-	bail "cannot create the linear volume"
 KNAME=dm-$(dmsetup info -c --noheadings -o minor "$DEV" | tr -d ' ')
 IFACE=dm-$(dmsetup info -c --noheadings -o major,minor "$DEV" | tr -d ' ')
 
-echo "iotally demo: /dev/mapper/$DEV ($KNAME) is dm-linear over /dev/mapper/$SLOW, dm-delay over a"
-echo "ramdisk: every read takes ${RDELAY} ms more, every write ${WDELAY} ms more (timers in jiffies: +0-4 ms at HZ=250)."
+echo "iotally demo: /dev/mapper/$DEV ($KNAME) is dm-delay over a ramdisk: every read takes ${RDELAY} ms"
+echo "more, every write ${WDELAY} ms more (released on a jiffy: up to one 4 ms tick less at HZ=250)."
 
 say "A region over the whole device, with a latency histogram (precise timestamps: the default with --histogram)"
 shown "create a region with a histogram" iotally create "$DEV" --areas 4 --histogram 2ms,4ms,8ms,16ms,32ms,64ms
@@ -126,6 +123,5 @@ echo "... ($(printf '%s\n' "$out" | grep -vc '^#') samples in all)"
 
 iotally delete "$DEV" --all >/dev/null
 dmsetup remove --noudevsync "$DEV"
-dmsetup remove --noudevsync "$SLOW"
 rmmod brd
 tap_finish
