@@ -63,6 +63,8 @@ done
 
 say "fio: 40 reads/s of 4 KiB (first half), 10 writes/s of 16 KiB (second half). Every device, its regions beside it:"
 shown "report: device rows and region rows" iotally report -N --level area -y -o r/s,rkB/s,r_await,w/s,wkB/s,w_await,aqu-sz,%util 2 1
+echo "(A region's await counts from the I/O's arrival; its aqu-sz and %util count it in flight only"
+echo " once dm-delay releases it, as upstream dm-stats does: the device row has the queue.)"
 dev_await=$(iotally -j report "$DEV" --level device -y -o r_await 2 1 | grep -o '"r_await":[0-9.]*' | cut -d: -f2)
 # At least the delay; how much more depends on how late the guest's timers
 # fire on a busy host.
