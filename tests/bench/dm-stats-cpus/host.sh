@@ -6,11 +6,13 @@
 # rows without a region, with one whole-device region, and with one
 # precise_timestamps region with a 16-boundary histogram, in one boot of
 # the stock kernel with our dm-mod.ko per number of possible CPUs
-# (-smp 2,maxcpus=N: 2 of them online; tests/vm/run.sh checks that the
-# guest's /sys/devices/system/cpu/possible is 0-(N-1)), on QEMU's
+# (tests/vm/run.sh --maxcpus N: -smp N, 2 of them brought up; run.sh checks
+# that the guest's /sys/devices/system/cpu/possible is 0-(N-1)), on QEMU's
 # instruction clock. A loop over possible CPUs on the I/O path would show
 # as IOPS falling with N; the goal is that our rows with a region stay
-# within 5 % of their value at the first N.
+# within 5 % of their value at the first N. In the same boot,
+# tests/bench/dm-stats-cpus/run.sh measures both engines' statistics
+# memory per region.
 #
 # Environment: BENCH_MAXCPUS (default "2 64 255"; i440fx stops at 255,
 # run.sh takes q35 above), BENCH_ENGINES (ours; "stock ours" adds Debian's
@@ -46,7 +48,8 @@ for n in $maxcpus_list; do
 	name=bench-dm-stats-cpus$n
 	"$top/tests/vm/run.sh" --kernel stock --name "$name" --maxcpus "$n" --timeout 3600 \
 		"${icount[@]}" --extra-module "$stage/dm-mod-iotally.ko" \
-		--guest-config "$stage/guest.conf" --suite bench/dm-stats || status=$?
+		--guest-config "$stage/guest.conf" --suite bench/dm-stats --suite bench/dm-stats-cpus ||
+		status=$?
 	logs+=("$top/build/logs/$name/tap.log")
 done
 
