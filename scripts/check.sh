@@ -172,7 +172,7 @@ if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 		$(scripts/guest-suites.sh ourdm)
 	fuzz_guests+=("$logs/stock-ourdm")
 	# the same engine with 255 possible CPUs (2 online): every target's
-	# counters and times with folds over 255 CPUs' blocks (2-3 minutes)
+	# counters and times with folds over 255 CPUs' blocks (1 CPU-minute)
 	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
 		--suite dm-stats-targets
 fi
