@@ -7,7 +7,8 @@
 #   2. the patched kernel: KUnit at boot and the guest suites, then its
 #      KASAN + lockdep build: KUnit and the concurrency suites
 #   3. the stock Debian kernel: the guest suites
-#   4. the stock kernel with our dm-mod.ko in place of Debian's
+#   4. the stock kernel with our dm-mod.ko in place of Debian's, also with
+#      255 possible CPUs (the dm-stats-targets suite)
 #   5. dm-stats differential fuzzing: the transcripts of 2-4 compared
 #   6. make deb's packages in a real Debian 12 guest (tests/debian/run.sh)
 #
@@ -170,6 +171,10 @@ if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" "${fuzz_args[@]}" \
 		$(scripts/guest-suites.sh ourdm)
 	fuzz_guests+=("$logs/stock-ourdm")
+	# the same engine with 255 possible CPUs (2 online): every target's
+	# counters and times with folds over 255 CPUs' blocks (1 CPU-minute)
+	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
+		--suite dm-stats-targets
 fi
 
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against

@@ -21,7 +21,9 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (4),
 # BENCH_RUNTIME (fio seconds per measurement, 2), BENCH_BIG_ROUNDS (1),
-# BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none).
+# BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none),
+# BENCH_ENGINES ("stock ours"; stock or ours: that engine alone, still
+# measured four times per row and round, reloaded as in A-B-B-A).
 . ../../lib.sh
 . /etc/iotally.conf
 
@@ -172,17 +174,25 @@ quad() {
 }
 
 ROWS=${BENCH_ROWS-"none whole1 whole1-hist16-precise overlap100 tiled1k"}
+ENGINES=${BENCH_ENGINES:-stock ours}
+case $ENGINES in
+"stock ours") ;;
+stock | ours) ;;
+*) bail "BENCH_ENGINES must be \"stock ours\", stock or ours, not \"$ENGINES\"" ;;
+esac
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for row in $ROWS; do
-		if [ $((r % 2)) = 1 ]; then
+		if [ "$ENGINES" != "stock ours" ]; then
+			quad $r "$row" "$ENGINES" "$ENGINES"
+		elif [ $((r % 2)) = 1 ]; then
 			quad $r "$row" stock ours
 		else
 			quad $r "$row" ours stock
 		fi
 	done
 	if [ "$r" -le "$BIG_ROUNDS" ]; then
-		for e in stock ours; do
+		for e in $ENGINES; do
 			load_engine $e
 			row_10k $e $r
 		done
