@@ -89,7 +89,8 @@ device_cost() {
 	while [ $_r -lt 10 ]; do
 		for _set in $([ $((_r % 2)) = 0 ] && echo off on || echo on off); do
 			[ $_mode = absolute ] && [ $_set = off ] && continue
-			[ $_mode = ab ] && { [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
+			[ $_mode = ab ] &&
+				{ [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
 			settle
 			set -- $(snapshot)
 			_s0=$1 _p0=$2 _l0=$3
@@ -97,10 +98,12 @@ device_cost() {
 			settle
 			set -- $(snapshot)
 			if [ $_set = on ]; then
-				_on_slab=$((_on_slab + $1 - _s0)) _on_pcpu=$((_on_pcpu + $2 - _p0))
+				_on_slab=$((_on_slab + $1 - _s0))
+				_on_pcpu=$((_on_pcpu + $2 - _p0))
 				_on_layer=$((_on_layer + $3 - _l0))
 			else
-				_off_slab=$((_off_slab + $1 - _s0)) _off_pcpu=$((_off_pcpu + $2 - _p0))
+				_off_slab=$((_off_slab + $1 - _s0))
+				_off_pcpu=$((_off_pcpu + $2 - _p0))
 			fi
 		done
 		_r=$((_r + 1))
