@@ -3,12 +3,11 @@
 #
 # Memory of CONFIG_DM_STATISTIC per mapped device while its statistics are
 # stopped, host part (run by scripts/bench.sh): one boot of the patched
-# kernel with -smp 2,maxcpus=64, where tests/bench/statistic-memory/run.sh
+# kernel with 64 possible CPUs, 2 of them online (tests/vm/run.sh
+# --maxcpus 64: -smp 64 and the kernel's maxcpus=2; the run fails unless
+# the guest sees 0-63 as possible), where tests/bench/statistic-memory/run.sh
 # creates 1,000 dm-linear devices with the dm exploiter off and on; this
-# script prints the table. Under TCG the guest kernel sees only the online
-# CPUs as possible (it takes QEMU's "Enabled=0" MADT entries for hotplug
-# CPUs only when it detects a hypervisor, and TCG advertises none): the
-# table says how many it saw.
+# script prints the table.
 #
 # Environment: BENCH_DEVICES (default 1000), BENCH_MAXCPUS (default 64).
 set -euo pipefail

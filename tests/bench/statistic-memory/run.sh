@@ -3,7 +3,7 @@
 #
 # Memory of CONFIG_DM_STATISTIC while every statistic is stopped, guest part
 # (run by tests/bench/statistic-memory/host.sh on the patched kernel booted
-# with -smp 2,maxcpus=64): 1,000 dm-linear devices created with the
+# with 64 possible CPUs, 2 online): 1,000 dm-linear devices created with the
 # exploiter off and on, in alternating batches (statistic-limits/memory.sh),
 # and the difference per device and per possible CPU. Checked here: what
 # grows with the possible CPUs (Percpu, and the layer's own per-CPU blocks)
