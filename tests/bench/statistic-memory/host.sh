@@ -34,9 +34,16 @@ val() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$line"; }
 	printf '%-28s %12s %12s %12s\n' "" "off" "on" "per device"
 	printf '%-28s %12s %12s %12s\n' "Slab (bytes)" "$(val off_slab)" "$(val on_slab)" "$(val per_device_slab)"
 	printf '%-28s %12s %12s %12s\n' "Percpu (bytes)" "$(val off_percpu)" "$(val on_percpu)" "$(val per_device_percpu)"
+	printf '%-28s %12s %12s %12s\n' "per-CPU allocated (bytes)" "$(val off_percpu_alloc)" \
+		"$(val on_percpu_alloc)" "$(val per_device_percpu_alloc)"
 	printf '%-28s %12s %12s %12s\n' "statistic layer (bytes)" "-" "-" "$(val per_device_layer)"
 	echo
-	echo "per device: $(val per_device) bytes, of which per-CPU (Percpu) $(val per_device_percpu) (goal < 200)"
+	echo "Percpu: populated pages of all possible CPUs, in steps of 64 x 4 KiB here;"
+	echo "per-CPU allocated: what the devices' per-CPU allocations add up to, from the"
+	echo "percpu_alloc_percpu and percpu_free_percpu tracepoints"
+	echo
+	echo "per device: $(val per_device) bytes (Slab + Percpu)"
+	echo "per-CPU memory allocated per device: $(val per_device_percpu_alloc) bytes (goal < 200)"
 	echo "per device and possible CPU: $(val per_device_per_cpu) bytes"
 	echo "ratio on/off, Slab + Percpu: $(awk -v a="$(val on_slab)" -v b="$(val on_percpu)" \
 		-v c="$(val off_slab)" -v d="$(val off_percpu)" 'BEGIN { printf "%.3f", (a + b) / (c + d) }')"
