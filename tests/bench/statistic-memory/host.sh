@@ -18,8 +18,12 @@ stage=$top/build/bench/statistic-memory
 mkdir -p "$stage"
 printf 'BENCH_DEVICES=%s\n' "${BENCH_DEVICES:-1000}" >"$stage/guest.conf"
 
+# no_timer_check: with 64 vCPUs on a loaded host, 2 of 4 boots panicked in
+# the boot-time check of the IO-APIC timer ("IO-APIC + timer doesn't work!",
+# no tick seen within its busy-wait); the timer itself is QEMU's and works.
 status=0
 "$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 1800 --mem 2048 \
+	--append no_timer_check \
 	--maxcpus "${BENCH_MAXCPUS:-64}" --guest-config "$stage/guest.conf" \
 	--suite bench/statistic-memory || status=$?
 
