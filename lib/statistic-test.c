@@ -875,26 +875,45 @@ static void reconfigure_under_adds(struct kunit *test)
 
 	statistic_interface_set_clock(iface, NULL);	/* real time */
 	statistic_start(stat);
+	/*
+	 * The adders use @adders and @stat: from here on a failure stops them
+	 * before the test returns (no KUNIT_ASSERT until they are stopped).
+	 */
 	for_each_online_cpu(cpu) {
 		struct adder *a = &adders[nr];
+		struct task_struct *task;
 
 		if (nr == ARRAY_SIZE(adders))
 			break;
 		a->stat = stat;
-		a->task = kthread_create(adder_fn, a, "statistic-adder/%d", cpu);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(a->task));
-		kthread_bind(a->task, cpu);
-		wake_up_process(a->task);
+		task = kthread_create(adder_fn, a, "statistic-adder/%d", cpu);
+		if (IS_ERR(task)) {
+			KUNIT_FAIL(test, "kthread_create: %pe", task);
+			goto stop;
+		}
+		a->task = task;
+		kthread_bind(task, cpu);
+		wake_up_process(task);
 		nr++;
 	}
 	/* reconfiguring does not wait for anything: start once they add */
 	for (i = 0; i < nr; i++) {
 		unsigned long deadline = jiffies + 10 * HZ;
 
+		/*
+		 * A tick's sleep, not usleep_range(): a short hrtimer sleep
+		 * that expires before schedule() does not switch (seen under
+		 * QEMU -icount), and with PREEMPT_NONE the adder bound to
+		 * this CPU would never run.
+		 */
 		while (!READ_ONCE(adders[i].rounds) &&
 		       time_before(jiffies, deadline))
-			usleep_range(100, 200);
-		KUNIT_ASSERT_GT(test, READ_ONCE(adders[i].rounds), 0UL);
+			schedule_timeout_uninterruptible(1);
+		if (!READ_ONCE(adders[i].rounds)) {
+			KUNIT_FAIL(test, "the adder on CPU %u did not run in 10 s",
+				   task_cpu(adders[i].task));
+			goto stop;
+		}
 	}
 	for (i = 0; i < 60; i++) {
 		switch (i % 6) {
@@ -920,7 +939,9 @@ static void reconfigure_under_adds(struct kunit *test)
 			ret = statistic_reset(stat);
 			break;
 		}
-		KUNIT_ASSERT_EQ(test, 0, ret);
+		KUNIT_EXPECT_EQ(test, 0, ret);
+		if (ret)
+			goto stop;
 		KUNIT_EXPECT_EQ(test, 0, def_write(test, iface,
 						   i & 1 ? "on=1" : "data=reset"));
 		/* every read sees whole lines of the current generation */
@@ -928,11 +949,13 @@ static void reconfigure_under_adds(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, !*text || (!strncmp(text, "c ", 2) &&
 						   text[strlen(text) - 1] == '\n'));
 		usleep_range(100, 200);
+		cond_resched();
 	}
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_GT(test, READ_ONCE(adders[i].rounds), 0UL);
+stop:
+	for (i = 0; i < nr; i++)
 		kthread_stop(adders[i].task);
-		KUNIT_EXPECT_GT(test, adders[i].rounds, 0UL);
-	}
 	/* quiet again: exact arithmetic on the last generation */
 	ret = statistic_define_value(stat, S64_MIN, S64_MAX,
 				     STATISTIC_MODE_INCREMENTS);

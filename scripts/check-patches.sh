@@ -14,9 +14,11 @@
 #   - the tree after the last patch equals build/src/linux, as make kernel
 #     assembles it, on every file either of them changed; files only the
 #     series has (documentation, selftests) equal their sources;
-#   - checkpatch.pl --strict passes on every patch; a warning type may be
-#     ignored only if the commit message justifies it on a line
-#     "checkpatch TYPE: reason";
+#   - checkpatch.pl --strict reports nothing on every patch but
+#     FILE_PATH_CHANGES (the MAINTAINERS reminder), and that only if the
+#     commit message justifies it on a line "checkpatch TYPE: reason"; a
+#     justification of any other type, or of a type checkpatch does not
+#     report, fails;
 #   - the cover letter is filled in.
 #
 # Needs build/src/linux (make tree). NOBUILD=1 skips the builds.
@@ -121,17 +123,45 @@ git -C "$src" checkout -q -f --detach "$base" >"$log" 2>&1 &&
 	git -C "$src" clean -q -fdx -- "${dirty[@]:-MAINTAINERS}" >>"$log" 2>&1
 result $? "scratch tree reset to the pristine base" "$log" || finish
 
-# checkpatch --strict, with the exceptions each commit message justifies;
-# it runs beside the builds and is reported after them.
+# checkpatch --strict, every type reported; it runs beside the builds and
+# is judged after them against what each commit message justifies.
 cpdir=$(mktemp -d)
 trap 'rm -rf "$log" "$cpdir"' EXIT
 for p in "${series[@]}"; do
-	ignore=$(sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | paste -sd, -)
-	echo "$ignore" >"$cpdir/$p.ignore"
+	sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | sort -u >"$cpdir/$p.justified"
 	(cd "$kernel" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		${ignore:+--ignore "$ignore"} "$patches/$p" >"$cpdir/$p.log" 2>&1
+		"$patches/$p" >"$cpdir/$p.log" 2>&1
 	echo $? >"$cpdir/$p.rc") &
 done
+# checkpatch_verdict PATCH: 0 if checkpatch reported only justified
+# FILE_PATH_CHANGES, every justification is of a type it reported, and it
+# ran; the reasons otherwise, appended to its log.
+justifiable=FILE_PATH_CHANGES
+checkpatch_verdict() {
+	local p=$1 reported bad=0
+	reported=$(grep -oE '^(WARNING|ERROR|CHECK):[A-Z_]+:' "$cpdir/$p.log" | cut -d: -f2 | sort -u)
+	while read -r t; do
+		[[ -z $t ]] && continue
+		grep -qx "$t" "$cpdir/$p.justified" && continue
+		echo "checkpatch $t: reported, not justified" >>"$cpdir/$p.log"
+		bad=1
+	done <<<"$reported"
+	while read -r t; do
+		[[ -z $t ]] && continue
+		if [[ $t != "$justifiable" ]]; then
+			echo "checkpatch $t: justified, but only $justifiable may be" >>"$cpdir/$p.log"
+			bad=1
+		elif ! grep -qx "$t" <<<"$reported"; then
+			echo "checkpatch $t: justified, but checkpatch does not report it" >>"$cpdir/$p.log"
+			bad=1
+		fi
+	done <"$cpdir/$p.justified"
+	if [[ -z $reported && $(cat "$cpdir/$p.rc") != 0 ]]; then
+		echo "checkpatch failed without a report" >>"$cpdir/$p.log"
+		bad=1
+	fi
+	return $bad
+}
 
 frag=$work/iotally-fragment.config
 cp configs/iotally.config "$frag"
@@ -222,8 +252,9 @@ result $? "files only the series has equal their sources (${#mailonly[@]} files)
 
 wait
 for p in "${series[@]}"; do
-	ignore=$(cat "$cpdir/$p.ignore")
-	result "$(cat "$cpdir/$p.rc")" "checkpatch --strict $p${ignore:+ (justified: $ignore)}" "$cpdir/$p.log"
+	justified=$(paste -sd, "$cpdir/$p.justified")
+	checkpatch_verdict "$p"
+	result $? "checkpatch --strict $p${justified:+ (justified: $justified)}" "$cpdir/$p.log"
 done
 
 cover=$patches/0000-cover-letter.patch

@@ -12,8 +12,8 @@ mp_setup() {
 	modprobe dm-multipath 2>/dev/null && modprobe dm-round-robin 2>/dev/null &&
 		modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 \
 			completion_nsec=100000000 || return 1
-	dmsetup create --noudevsync mp --table \
-		"0 $(cat /sys/block/nullb0/size) multipath 0 0 1 1 round-robin 0 1 1 /dev/nullb0 1" ||
+	_mp_table="multipath 0 0 1 1 round-robin 0 1 1 /dev/nullb0 1"
+	dmsetup create --noudevsync mp --table "0 $(cat /sys/block/nullb0/size) $_mp_table" ||
 		return 2
 	_mp_dm=$(dmsetup info -c --noheadings -o blkdevname mp)
 	check_eq "multipath is request-based (blk-mq queue)" "yes" \

@@ -94,7 +94,8 @@ while [ $i -lt 50 ]; do
 done
 check_eq "50 one-area regions created" "50" "$i"
 used=$(($(cat $PARAM) - base))
-check_cmp "one-area regions cost under 1/20 of the stock 65,992 B each" -lt "$used" $((50 * 65992 / 20))
+check_cmp "one-area regions cost under 1/20 of the stock 65,992 B each" \
+	-lt "$used" $((50 * 65992 / 20))
 check_cmp "and they are accounted" -gt "$used" $((50 * 104))
 delete_all "$VOL"
 check_memory_back

@@ -24,14 +24,16 @@ for script in $scripts; do
 	seed=${script##*/seed-}
 	seed=${seed%.script}
 	dmsetup create --noudevsync fz_linear --table "0 16384 linear /dev/ram0 0" &&
-		dmsetup create --noudevsync fz_striped --table "0 16384 striped 2 8 /dev/ram0 0 /dev/ram1 0" &&
+		dmsetup create --noudevsync fz_striped \
+			--table "0 16384 striped 2 8 /dev/ram0 0 /dev/ram1 0" &&
 		dmsetup create --noudevsync fz_zero --table "0 16384 zero" &&
 		dmsetup create --noudevsync fz_error --table "0 16384 error" ||
 		bail "cannot create the fuzzing devices"
 	steps=$(grep -c . "$script")
 	dm-stats-fuzz run <"$script" >/tmp/transcript 2>/tmp/fuzz.err
 	rc=$?
-	check_eq "seed $seed: $steps steps replayed" "0 $steps" "$rc $(grep -c '^#' /tmp/transcript)"
+	check_eq "seed $seed: $steps steps replayed" \
+		"0 $steps" "$rc $(grep -c '^#' /tmp/transcript)"
 	[ $rc = 0 ] || sed 's/^/# /' /tmp/fuzz.err
 	echo "# dm-stats-fuzz-transcript-begin $seed"
 	sed 's/^/fuzz| /' /tmp/transcript

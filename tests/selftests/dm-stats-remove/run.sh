@@ -19,7 +19,8 @@ mem_kb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)
 [ $((mem_kb * 1024 / 4)) -gt $((GIB + GIB / 8)) ] ||
 	bail "MemTotal ${mem_kb} kB: 1/4 of it cannot hold 1 GiB of counters (boot with --mem 5632)"
 
-dmsetup create --noudevsync "$DEV" --table "0 $AREAS error" || bail "cannot create a dm-error device"
+dmsetup create --noudevsync "$DEV" --table "0 $AREAS error" ||
+	bail "cannot create a dm-error device"
 base=$(cat $PARAM)
 start=$(date +%s)
 id=$(dmsetup message "$DEV" 0 @stats_create - /$AREAS)

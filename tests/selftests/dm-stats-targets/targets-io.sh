@@ -33,7 +33,8 @@ mk t_pool "0 $SECT thin-pool /dev/ram1 /dev/ram2 128 0 1 skip_block_zeroing"
 m t_pool create_thin 0 || bail "cannot create a thin volume"
 mk t_thin "0 $SECT thin /dev/mapper/t_pool 0"
 conform "thin, unprovisioned blocks" t_thin
-taskset -c 0 /usr/bin/dd status=none if=/dev/zero of=/dev/mapper/t_thin bs=64k count=80 oflag=direct ||
+taskset -c 0 /usr/bin/dd status=none if=/dev/zero of=/dev/mapper/t_thin bs=64k count=80 \
+	oflag=direct ||
 	bail "cannot provision the thin volume"
 conform "thin, provisioned blocks" t_thin
 rm_dev t_thin t_pool
@@ -76,7 +77,8 @@ fi
 mk t_error "0 $SECT error"
 workload t_error
 check_eq "error: every I/O fails" 7 $?
-check_eq "error: killed bios are not counted" "0 0 0 0 0 0 0" "$(counters "$(area t_error "$whole" 0)")"
+check_eq "error: killed bios are not counted" "0 0 0 0 0 0 0" \
+	"$(counters "$(area t_error "$whole" 0)")"
 check_eq "error: nor put in the histogram" "0:0" "$(area t_error "$whole" 0 | awk '{ print $15 }')"
 rm_dev t_error
 
@@ -97,5 +99,6 @@ check_eq "flakey error_writes: failed writes are counted with the reads" "$WL_WH
 	"$(counters "$(area t_flakey "$whole" 0)")"
 check_eq "flakey error_writes: histogram counts the failed writes" "7:0" \
 	"$(area t_flakey "$whole" 0 | awk '{ print $15 }')"
-check_eq "flakey error_writes: sequential failed writes count as merged" "$WL_MERGED" "$(merged t_flakey)"
+check_eq "flakey error_writes: sequential failed writes count as merged" "$WL_MERGED" \
+	"$(merged t_flakey)"
 rm_dev t_flakey

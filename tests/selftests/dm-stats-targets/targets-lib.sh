@@ -3,7 +3,8 @@
 # Helpers of the dm-stats-targets suite: devices, direct I/O, regions.
 
 # A fixed 512-bit key: aes-xts-plain64 takes two 256-bit AES keys.
-CRYPT_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+CRYPT_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+CRYPT_KEY=${CRYPT_KEY}202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 
 # mk NAME TABLE: create a device; bails out if the kernel refuses it.
 mk() {
@@ -81,7 +82,8 @@ conform() {
 	_line=$(area "$2" "$whole" 0)
 	check_eq "$1: whole-device region counts every I/O once" "$WL_WHOLE" "$(counters "$_line")"
 	[ "$3" = rq ] ||
-		check_eq "$1: histogram counts every completed I/O" "7:0" "$(echo "$_line" | awk '{ print $15 }')"
+		check_eq "$1: histogram counts every completed I/O" "7:0" \
+			"$(echo "$_line" | awk '{ print $15 }')"
 	check_eq "$1: first area, with the first 2 sectors of a straddling write" "$WL_AREA0" \
 		"$(counters "$(area "$2" "$two" 0)")"
 	check_eq "$1: second area, and a read half past the region's end" "$WL_AREA1" \
@@ -89,6 +91,7 @@ conform() {
 	m "$2" @stats_delete "$whole"
 	m "$2" @stats_delete "$two"
 	[ "$3" = merges ] &&
-		check_eq "$1: sequential writes from one CPU count as merged" "$WL_MERGED" "$(merged "$2")"
+		check_eq "$1: sequential writes from one CPU count as merged" "$WL_MERGED" \
+			"$(merged "$2")"
 	return 0
 }

@@ -42,7 +42,8 @@ timed() {
 	check_cmp "$1: read time (ms) is under 3 s" -lt "$(field 5 "$_line")" 3000
 	check_cmp "$1: write time (ms) is at least 2 x 50 ms" -ge "$(field 9 "$_line")" 100
 	if [ "$3" = held ]; then
-		check_cmp "$1: io_ticks (ms) leaves out the time the target held the bios" -lt "$(field 11 "$_line")" 120
+		check_cmp "$1: io_ticks (ms) leaves out the time the target held the bios" \
+			-lt "$(field 11 "$_line")" 120
 		check_cmp "$1: weighted time (ms) leaves it out" -lt "$(field 12 "$_line")" 120
 		check_cmp "$1: total read time (ms) leaves it out" -lt "$(field 13 "$_line")" 120
 		check_cmp "$1: total write time (ms) leaves it out" -lt "$(field 14 "$_line")" 120
@@ -50,20 +51,27 @@ timed() {
 		check_cmp "$1: io_ticks (ms) covers the 5 I/Os" -ge "$(field 11 "$_line")" 250
 		check_cmp "$1: weighted time (ms) covers the 5 I/Os" -ge "$(field 12 "$_line")" 250
 		check_cmp "$1: total read time (ms) covers the reads" -ge "$(field 13 "$_line")" 150
-		check_cmp "$1: total write time (ms) covers the writes" -ge "$(field 14 "$_line")" 100
+		check_cmp "$1: total write time (ms) covers the writes" \
+			-ge "$(field 14 "$_line")" 100
 	fi
 
 	_line=$(m "$2" @stats_print "$_ns")
+	_precise="$1, precise_timestamps"
 	check_eq "$1, precise_timestamps: same counts" "3 0 24 2 0 16 0" "$(counters "$_line")"
-	check_eq "$1, precise_timestamps: every I/O in the 20-1000 ms bucket" "0:5:0" "$(field 15 "$_line")"
-	check_cmp "$1, precise_timestamps: read time (ns) is at least 3 x 25 ms" -ge "$(field 5 "$_line")" 75000000
-	check_cmp "$1, precise_timestamps: read time (ns) is under 3 s" -lt "$(field 5 "$_line")" 3000000000
-	check_cmp "$1, precise_timestamps: write time (ns) is at least 2 x 25 ms" -ge "$(field 9 "$_line")" 50000000
+	check_eq "$1, precise_timestamps: every I/O in the 20-1000 ms bucket" "0:5:0" \
+		"$(field 15 "$_line")"
+	check_cmp "$1, precise_timestamps: read time (ns) is at least 3 x 25 ms" \
+		-ge "$(field 5 "$_line")" 75000000
+	check_cmp "$1, precise_timestamps: read time (ns) is under 3 s" \
+		-lt "$(field 5 "$_line")" 3000000000
+	check_cmp "$1, precise_timestamps: write time (ns) is at least 2 x 25 ms" \
+		-ge "$(field 9 "$_line")" 50000000
 	if [ "$3" = held ]; then
-		check_cmp "$1, precise_timestamps: io_ticks (ns) leaves out the time the target held the bios" \
+		check_cmp "$_precise: io_ticks (ns) leaves out the time the target held the bios" \
 			-lt "$(field 11 "$_line")" 120000000
 	else
-		check_cmp "$1, precise_timestamps: io_ticks (ns) covers the 5 I/Os" -ge "$(field 11 "$_line")" 125000000
+		check_cmp "$1, precise_timestamps: io_ticks (ns) covers the 5 I/Os" \
+			-ge "$(field 11 "$_line")" 125000000
 	fi
 	m "$2" @stats_delete "$_ms"
 	m "$2" @stats_delete "$_ns"
@@ -88,13 +96,14 @@ _ms=$(m t_tthin @stats_create - /1) || bail "@stats_create on t_tthin failed"
 _ns=$(m t_tthin @stats_create - /1 1 precise_timestamps) || bail "@stats_create on t_tthin failed"
 for _s in 0 1024 2048; do io t_tthin w $_s; done
 _line=$(m t_tthin @stats_print "$_ms")
-check_eq "thin, zeroing new blocks over delay: 3 writes counted" "0 0 0 3 0 24 0" "$(counters "$_line")"
-check_cmp "thin, zeroing new blocks over delay: write time (ms) covers zeroing and writing, 3 x 2 x 50 ms" \
+_thin="thin, zeroing new blocks over delay"
+check_eq "$_thin: 3 writes counted" "0 0 0 3 0 24 0" "$(counters "$_line")"
+check_cmp "$_thin: write time (ms) covers zeroing and writing, 3 x 2 x 50 ms" \
 	-ge "$(field 9 "$_line")" 300
-check_cmp "thin, zeroing new blocks over delay: write time (ms) is under 3 s" -lt "$(field 9 "$_line")" 3000
+check_cmp "$_thin: write time (ms) is under 3 s" -lt "$(field 9 "$_line")" 3000
 _line=$(m t_tthin @stats_print "$_ns")
-check_cmp "thin, zeroing new blocks over delay, precise_timestamps: write time (ns) is at least 3 x 2 x 25 ms" \
+check_cmp "$_thin, precise_timestamps: write time (ns) is at least 3 x 2 x 25 ms" \
 	-ge "$(field 9 "$_line")" 150000000
-check_cmp "thin, zeroing new blocks over delay, precise_timestamps: io_ticks (ns) covers the writes after the remap" \
+check_cmp "$_thin, precise_timestamps: io_ticks (ns) covers the writes after the remap" \
 	-ge "$(field 11 "$_line")" 75000000
 rm_dev t_tthin t_tpool t_tdata

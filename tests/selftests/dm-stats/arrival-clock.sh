@@ -29,7 +29,8 @@ check_eq "dm-delay: every 20 ms I/O lands between 5 ms and 1 s" "0:15:0" "$(fiel
 check_cmp "dm-delay: read ticks (ms) include the delay: >= 10 x 5 ms" -ge "$(field "$line" 5)" 50
 check_cmp "dm-delay: read ticks (ms) below 10 s" -lt "$(field "$line" 5)" 10000
 check_cmp "dm-delay: write ticks (ms) include the delay: >= 5 x 5 ms" -ge "$(field "$line" 9)" 25
-check_cmp "dm-delay: io_ticks (ms) run from the remap, not the arrival" -lt "$(field "$line" 11)" 160
+check_cmp "dm-delay: io_ticks (ms) run from the remap, not the arrival" \
+	-lt "$(field "$line" 11)" 160
 check_cmp "dm-delay: time_in_queue (ms) runs from the remap" -lt "$(field "$line" 12)" 160
 
 line=$(dmsetup message "$DLY" 0 @stats_print "$nr")
@@ -39,7 +40,8 @@ check_cmp "dm-delay precise: read ticks (ns) >= 10 x 5 ms" -ge "$(field "$line" 
 check_cmp "dm-delay precise: read ticks (ns) below 10 s" -lt "$(field "$line" 5)" 10000000000
 check_cmp "dm-delay precise: write ticks (ns) >= 5 x 5 ms" -ge "$(field "$line" 9)" 25000000
 check_cmp "dm-delay precise: io_ticks (ns) run from the remap" -lt "$(field "$line" 11)" 160000000
-check_cmp "dm-delay precise: time_in_queue (ns) runs from the remap" -lt "$(field "$line" 12)" 160000000
+check_cmp "dm-delay precise: time_in_queue (ns) runs from the remap" \
+	-lt "$(field "$line" 12)" 160000000
 
 # A bio held by dm-delay has arrived but is not in flight yet. 5 s: room
 # for a slow dmsetup on a busy host between the read and the print.
@@ -51,7 +53,8 @@ read_at 2048 4096 1 "$DLY" &
 reader=$!
 sleep 1
 line=$(dmsetup message "$DLY" 0 @stats_print "$jr")
-check_eq "dm-delay: a bio held by the target is not yet in flight" "0 0 0 0 0 0 0" "$(counters "$line")"
+check_eq "dm-delay: a bio held by the target is not yet in flight" "0 0 0 0 0 0 0" \
+	"$(counters "$line")"
 wait "$reader"
 line=$(dmsetup message "$DLY" 0 @stats_print "$jr")
 check_eq "dm-delay: the held bio, once done, is counted once" "1 0 8 0 0 0 0" "$(counters "$line")"

@@ -25,7 +25,8 @@ create_region() {
 }
 
 delete_all_regions() {
-	for _id in $(dmsetup message "${1:-$VOL}" 0 @stats_list | sed -n 's/^\([0-9]*\): .*/\1/p'); do
+	for _id in $(dmsetup message "${1:-$VOL}" 0 @stats_list |
+		sed -n 's/^\([0-9]*\): .*/\1/p'); do
 		dmsetup message "${1:-$VOL}" 0 @stats_delete "$_id"
 	done
 }

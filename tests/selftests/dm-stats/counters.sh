@@ -18,7 +18,8 @@ small=$region
 area() { dmsetup message "$VOL" 0 @stats_print "$1" "$2" 1; }
 
 write_at 0 4096
-check_eq "one 4 KiB write: 1 write, 8 sectors, not merged" "0 0 0 1 0 8 0" "$(counters "$(area "$quarters" 0)")"
+check_eq "one 4 KiB write: 1 write, 8 sectors, not merged" "0 0 0 1 0 8 0" \
+	"$(counters "$(area "$quarters" 0)")"
 
 write_at 8 4096 3
 check_eq "3 writes each starting where the last ended count as merged" "0 0 0 4 3 32 0" \
@@ -53,13 +54,16 @@ check_eq "print line: start+length, 11 diskstats counters, 2 totals" "14" \
 check_eq "print does not clear" "2 1 16 7 3 64 0" "$(counters "$(area "$whole" 0)")"
 msg @stats_print_clear "$whole"
 check_eq "print_clear prints the counters" "2 1 16 7 3 64 0" "$(counters "$out")"
-check_eq "print_clear then clears them" "0+$DEV_SECTORS 0 0 0 0 0 0 0 0 0 0 0 0 0" "$(area "$whole" 0)"
+check_eq "print_clear then clears them" "0+$DEV_SECTORS 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+	"$(area "$whole" 0)"
 msg @stats_print_clear "$quarters" 1 1
-check_eq "print_clear of a line range clears those lines" "0 0 0 0 0 0 0" "$(counters "$(area "$quarters" 1)")"
+check_eq "print_clear of a line range clears those lines" "0 0 0 0 0 0 0" \
+	"$(counters "$(area "$quarters" 1)")"
 check_eq "and leaves the other lines alone" "2 1 16 6 3 44 0" "$(counters "$(area "$quarters" 0)")"
 msg @stats_clear "$quarters"
 check_eq "clear zeroes every area" "" \
-	"$(dmsetup message "$VOL" 0 @stats_print "$quarters" | awk '$2 + $3 + $4 + $6 + $7 + $8 != 0')"
+	"$(dmsetup message "$VOL" 0 @stats_print "$quarters" |
+		awk '$2 + $3 + $4 + $6 + $7 + $8 != 0')"
 
 # Regions created after I/O see only later I/O.
 read_at 40000 8192

@@ -52,7 +52,8 @@ bad_create "an all-digit program_id without a count" "$EINVAL" - /1 12345
 bad_create "too many arguments" "$EINVAL" - /1 prog aux extra
 bad_create "too many arguments after options" "$EINVAL" - /1 1 precise_timestamps prog aux extra
 bad_create "more than 2^23 areas" "$EOVERFLOW" 0+8388609 1
-bad_create "more than 2^27 histogram counters" "$EOVERFLOW" 0+8388608 1 1 histogram:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16
+bad_create "more than 2^27 histogram counters" "$EOVERFLOW" \
+	0+8388608 1 1 histogram:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16
 bad_create "more memory than allowed" "$ENOMEM" 0+8388608 1
 check_eq "failed creates leave the regions as they were" "$before" "$(stats_list)"
 check_eq "failed creates allocate nothing" "1" \
@@ -62,21 +63,31 @@ check_eq "failed creates allocate nothing" "1" \
 for m in @stats_delete @stats_clear @stats_print @stats_print_clear; do
 	check_fails "$m of an unknown region" "$ENOENT" dmsetup message "$VOL" 0 $m 7
 	check_fails "$m with no region id" "$EINVAL" dmsetup message "$VOL" 0 $m
-	check_fails "$m with a negative id" "$EINVAL" env POSIXLY_CORRECT=1 dmsetup message "$VOL" 0 $m -1
+	check_fails "$m with a negative id" "$EINVAL" \
+		env POSIXLY_CORRECT=1 dmsetup message "$VOL" 0 $m -1
 	check_fails "$m with a non-numeric id" "$EINVAL" dmsetup message "$VOL" 0 $m abc
 	check_fails "$m with junk after the id" "$EINVAL" dmsetup message "$VOL" 0 $m "${region}x"
 done
-check_fails "@stats_delete with two arguments" "$EINVAL" dmsetup message "$VOL" 0 @stats_delete "$region" 1
-check_fails "@stats_clear with two arguments" "$EINVAL" dmsetup message "$VOL" 0 @stats_clear "$region" 1
-check_fails "@stats_print with one line argument" "$EINVAL" dmsetup message "$VOL" 0 @stats_print "$region" 1
-check_fails "@stats_print with four arguments" "$EINVAL" dmsetup message "$VOL" 0 @stats_print "$region" 1 1 1
-check_fails "@stats_print with a bad start line" "$EINVAL" dmsetup message "$VOL" 0 @stats_print "$region" x 1
-check_fails "@stats_print with a bad line count" "$EINVAL" dmsetup message "$VOL" 0 @stats_print "$region" 1 x
+check_fails "@stats_delete with two arguments" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_delete "$region" 1
+check_fails "@stats_clear with two arguments" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_clear "$region" 1
+check_fails "@stats_print with one line argument" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_print "$region" 1
+check_fails "@stats_print with four arguments" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_print "$region" 1 1 1
+check_fails "@stats_print with a bad start line" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_print "$region" x 1
+check_fails "@stats_print with a bad line count" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_print "$region" 1 x
 check_fails "@stats_print_clear with a negative line count" "$EINVAL" \
 	env POSIXLY_CORRECT=1 dmsetup message "$VOL" 0 @stats_print_clear "$region" 0 -1
-check_fails "@stats_set_aux of an unknown region" "$ENOENT" dmsetup message "$VOL" 0 @stats_set_aux 7 x
-check_fails "@stats_set_aux without aux_data" "$EINVAL" dmsetup message "$VOL" 0 @stats_set_aux "$region"
-check_fails "@stats_set_aux with two words" "$EINVAL" dmsetup message "$VOL" 0 @stats_set_aux "$region" a b
+check_fails "@stats_set_aux of an unknown region" "$ENOENT" \
+	dmsetup message "$VOL" 0 @stats_set_aux 7 x
+check_fails "@stats_set_aux without aux_data" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_set_aux "$region"
+check_fails "@stats_set_aux with two words" "$EINVAL" \
+	dmsetup message "$VOL" 0 @stats_set_aux "$region" a b
 check_fails "@stats_set_aux with a bad id" "$EINVAL" dmsetup message "$VOL" 0 @stats_set_aux x a
 check_fails "@stats_list with two program ids" "$EINVAL" dmsetup message "$VOL" 0 @stats_list a b
 check_fails "an unknown @stats message goes to the target, which refuses it" "$EINVAL" \
@@ -85,5 +96,6 @@ check_eq "failed messages leave the regions as they were" "$before" "$(stats_lis
 
 dmesg | grep -q 'device-mapper: stats: Invalid parameters for message @stats_create' &&
 	pass "EINVAL from a message is reported in the kernel log" ||
-	fail "EINVAL from a message is reported in the kernel log" "no 'Invalid parameters' line in dmesg"
+	fail "EINVAL from a message is reported in the kernel log" \
+		"no 'Invalid parameters' line in dmesg"
 delete_all_regions

@@ -30,7 +30,8 @@ check_eq "each 100 ms read lands in the 50-1000 ms bucket" "0:3:0" "$(field "$li
 t=$(field "$line" 5)
 check_cmp "read time (ms) is at least 3 x 100 ms" -ge "$t" 300
 check_cmp "read time is in milliseconds, less than 3 s" -lt "$t" 3000
-check_cmp "io_ticks (ms) leaves out the 3 x 100 ms dm-delay held the bios" -lt "$(field "$line" 11)" 150
+check_cmp "io_ticks (ms) leaves out the 3 x 100 ms dm-delay held the bios" \
+	-lt "$(field "$line" 11)" 150
 check_cmp "weighted time (ms) leaves it out" -lt "$(field "$line" 12)" 150
 check_cmp "total read time (ms) leaves it out" -lt "$(field "$line" 13)" 150
 check_eq "no write time" "0 0" "$(echo "$line" | awk '{ print $9, $14 }')"
@@ -49,14 +50,17 @@ check_cmp "precise_timestamps: io_ticks (ns) leaves out the time the bios were h
 
 # Histogram buckets: n boundaries make n+1 buckets, the last one open-ended.
 b_region=$(slow_msg @stats_create - /1 1 histogram:1,2,3,5000,6000)
-dd_direct if=/dev/zero of=/dev/mapper/$SLOW bs=4096 count=1 seek=$((1000 * 512)) oflag=direct,seek_bytes
+dd_direct if=/dev/zero of=/dev/mapper/$SLOW bs=4096 count=1 seek=$((1000 * 512)) \
+	oflag=direct,seek_bytes
 line=$(slow_msg @stats_print "$b_region")
 check_eq "a delayed write is counted as a write" "0 0 0 1 0 8 0" "$(counters "$line")"
 check_eq "a 100 ms write lands between boundaries 3 and 5000" "0:0:0:1:0:0" "$(field "$line" 15)"
 check_cmp "write time (ms) is at least 100 ms" -ge "$(field "$line" 9)" 100
-check_cmp "total write time (ms) leaves out the 100 ms the bio was held" -lt "$(field "$line" 14)" 50
+check_cmp "total write time (ms) leaves out the 100 ms the bio was held" \
+	-lt "$(field "$line" 14)" 50
 h_region=$(slow_msg @stats_create - /1 1 histogram:10,20)
-dd_direct if=/dev/zero of=/dev/mapper/$SLOW bs=4096 count=1 seek=$((2000 * 512)) oflag=direct,seek_bytes
+dd_direct if=/dev/zero of=/dev/mapper/$SLOW bs=4096 count=1 seek=$((2000 * 512)) \
+	oflag=direct,seek_bytes
 check_eq "a latency above the last boundary lands in the open bucket" "0:0:1" \
 	"$(field "$(slow_msg @stats_print "$h_region")" 15)"
 for r in $ms_region $ns_region $b_region $h_region; do slow_msg @stats_delete "$r"; done
@@ -74,7 +78,8 @@ check_eq "a bio held by dm-delay is neither in flight nor completed" "0 0 0 0 0 
 	"$(counters "$(slow_msg @stats_print "$f_region")")"
 wait "$reader"
 line=$(slow_msg @stats_print "$f_region")
-check_eq "once let go, it is counted once, nothing is left in flight" "1 0 8 0 0 0 0" "$(counters "$line")"
+check_eq "once let go, it is counted once, nothing is left in flight" "1 0 8 0 0 0 0" \
+	"$(counters "$line")"
 check_cmp "its read time covers the 2 s delay" -ge "$(field "$line" 5)" 1900
 dmsetup remove --noudevsync "$SLOW"
 
@@ -96,7 +101,8 @@ if modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=10
 		[ "$(field "$line" 10)" = 1 ] && break
 		sleep 0.1
 	done
-	check_eq "an I/O in progress is counted in flight, not completed" "0 0 0 0 0 0 1" "$(counters "$line")"
+	check_eq "an I/O in progress is counted in flight, not completed" "0 0 0 0 0 0 1" \
+		"$(counters "$line")"
 	dmsetup message inflight 0 @stats_clear "$f_region"
 	check_eq "clear keeps the in-flight count" "1" \
 		"$(field "$(dmsetup message inflight 0 @stats_print "$f_region")" 10)"
@@ -105,7 +111,8 @@ if modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=10
 		"$(field "$(dmsetup message inflight 0 @stats_print "$f_region")" 10)"
 	wait "$reader"
 	line=$(dmsetup message inflight 0 @stats_print "$f_region")
-	check_eq "the completed I/O is counted once, nothing is left in flight" "1 0 8 0 0 0 0" "$(counters "$line")"
+	check_eq "the completed I/O is counted once, nothing is left in flight" "1 0 8 0 0 0 0" \
+		"$(counters "$line")"
 	check_cmp "its time covers the 10 s completion" -ge "$(field "$line" 5)" 9900
 	dmsetup remove --noudevsync inflight
 	rmmod null_blk

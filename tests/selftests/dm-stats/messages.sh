@@ -34,7 +34,8 @@ msg @stats_create 1000+2000 500
 check_eq "area size dividing the range evenly" "3: 1000+2000 500 - -" "$(stats_list | sed -n 4p)"
 msg @stats_print 3
 check_eq "range 1000+2000 step 500: areas start at 1000, 1500, 2000, 2500" \
-	"1000+500 1500+500 2000+500 2500+500" "$(echo "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+	"1000+500 1500+500 2000+500 2500+500" \
+	"$(echo "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 
 msg @stats_create 0+8 /16
 check_eq "more areas than sectors: accepted" "4" "$out"
@@ -52,7 +53,8 @@ check_eq "a range past the device end has all its areas" "10" "$(echo "$out" | w
 # Line ranges in print -------------------------------------------------------
 msg @stats_print 2 10 3
 check_eq "print START COUNT prints COUNT lines from START" \
-	"13110+1311 14421+1311 15732+1311" "$(echo "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+	"13110+1311 14421+1311 15732+1311" \
+	"$(echo "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 msg @stats_print 2 - 2
 check_eq "print '- COUNT' starts at line 0" "0+1311 1311+1311" \
 	"$(echo "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
@@ -90,20 +92,24 @@ delete_all_regions
 
 # Optional arguments, program_id and aux_data -----------------------------------
 msg @stats_create - /1 myprog
-check_eq "program_id without an argument count" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog -" "$(stats_list)"
+check_eq "program_id without an argument count" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog -" \
+	"$(stats_list)"
 msg @stats_create - /1 myprog my_aux
-check_eq "program_id and aux_data" "1: 0+$DEV_SECTORS $DEV_SECTORS myprog my_aux" "$(stats_list | sed -n 2p)"
+check_eq "program_id and aux_data" "1: 0+$DEV_SECTORS $DEV_SECTORS myprog my_aux" \
+	"$(stats_list | sed -n 2p)"
 msg @stats_create - /1 0 otherprog
 check_eq "an argument count of 0 then program_id" "2: 0+$DEV_SECTORS $DEV_SECTORS otherprog -" \
 	"$(stats_list | sed -n 3p)"
 msg @stats_create - /1 0 12345 aux
-check_eq "an all-digit program_id after an explicit count" "3: 0+$DEV_SECTORS $DEV_SECTORS 12345 aux" \
+check_eq "an all-digit program_id after an explicit count" \
+	"3: 0+$DEV_SECTORS $DEV_SECTORS 12345 aux" \
 	"$(stats_list | sed -n 4p)"
 msg @stats_create - /1 1 precise_timestamps
 check_eq "precise_timestamps is listed" "4: 0+$DEV_SECTORS $DEV_SECTORS - - precise_timestamps" \
 	"$(stats_list | sed -n 5p)"
 msg @stats_create - /1 1 histogram:10,20,30 hprog haux
-check_eq "histogram boundaries are listed" "5: 0+$DEV_SECTORS $DEV_SECTORS hprog haux histogram:10,20,30" \
+check_eq "histogram boundaries are listed" \
+	"5: 0+$DEV_SECTORS $DEV_SECTORS hprog haux histogram:10,20,30" \
 	"$(stats_list | sed -n 6p)"
 msg @stats_create 0+1000 /2 2 histogram:1000,2000 precise_timestamps
 check_eq "precise_timestamps is listed before the histogram, whatever the order given" \
@@ -113,14 +119,17 @@ check_eq "print with a histogram adds one colon-separated column, n+1 buckets" \
 	"0+500 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0
 500+500 0 0 0 0 0 0 0 0 0 0 0 0 0 0:0:0" "$out"
 msg @stats_create - /1 2 PRECISE_TIMESTAMPS HISTOGRAM:5
-check_eq "option names are case-insensitive" "7: 0+$DEV_SECTORS $DEV_SECTORS - - precise_timestamps histogram:5" \
+check_eq "option names are case-insensitive" \
+	"7: 0+$DEV_SECTORS $DEV_SECTORS - - precise_timestamps histogram:5" \
 	"$(stats_list | sed -n 8p)"
 msg @stats_create - /1 2 precise_timestamps precise_timestamps
 check_eq "a repeated precise_timestamps is accepted" "0:8" "$rc:$out"
-check_eq "and listed once" "8: 0+$DEV_SECTORS $DEV_SECTORS - - precise_timestamps" "$(stats_list | sed -n 9p)"
+check_eq "and listed once" "8: 0+$DEV_SECTORS $DEV_SECTORS - - precise_timestamps" \
+	"$(stats_list | sed -n 9p)"
 msg @stats_create - /1 1 histogram:18446744073709551615
 check_eq "the largest 64-bit boundary is accepted" \
-	"9: 0+$DEV_SECTORS $DEV_SECTORS - - histogram:18446744073709551615" "$(stats_list | sed -n 10p)"
+	"9: 0+$DEV_SECTORS $DEV_SECTORS - - histogram:18446744073709551615" \
+	"$(stats_list | sed -n 10p)"
 msg @stats_create - /1 prog 'foo\ bar\ baz'
 check_eq "escaped spaces in aux_data at create" "10: 0+$DEV_SECTORS $DEV_SECTORS prog foo bar baz" \
 	"$(stats_list | sed -n 11p)"
@@ -130,21 +139,25 @@ msg @stats_list myprog
 check_eq "list filtered by program_id" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog -
 1: 0+$DEV_SECTORS $DEV_SECTORS myprog my_aux" "$out"
 msg @stats_list 12345
-check_eq "list filtered by an all-digit program_id" "3: 0+$DEV_SECTORS $DEV_SECTORS 12345 aux" "$out"
+check_eq "list filtered by an all-digit program_id" \
+	"3: 0+$DEV_SECTORS $DEV_SECTORS 12345 aux" "$out"
 msg @stats_list nosuchprog
 check_eq "list filtered by an unknown program_id prints nothing" "0:" "$rc:$out"
 msg @stats_list -
 check_eq "'-' filters the regions created with no program_id" "4 6 7 8 9" \
 	"$(echo "$out" | sed 's/:.*//' | tr '\n' ' ' | sed 's/ $//')"
 msg @STATS_LIST hprog
-check_eq "message names are case-insensitive" "5: 0+$DEV_SECTORS $DEV_SECTORS hprog haux histogram:10,20,30" "$out"
+check_eq "message names are case-insensitive" \
+	"5: 0+$DEV_SECTORS $DEV_SECTORS hprog haux histogram:10,20,30" "$out"
 
 # @stats_set_aux ----------------------------------------------------------------
 msg @stats_set_aux 0 new_aux
 check_eq "set_aux returns nothing" "0:" "$rc:$out"
-check_eq "set_aux replaces aux_data" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog new_aux" "$(stats_list | sed -n 1p)"
+check_eq "set_aux replaces aux_data" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog new_aux" \
+	"$(stats_list | sed -n 1p)"
 msg @stats_set_aux 0 'foo\ bar\ baz'
-check_eq "set_aux with escaped spaces (the spec's example)" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog foo bar baz" \
+check_eq "set_aux with escaped spaces (the spec's example)" \
+	"0: 0+$DEV_SECTORS $DEV_SECTORS myprog foo bar baz" \
 	"$(stats_list | sed -n 1p)"
 msg @stats_set_aux 0 -
 check_eq "set_aux to '-'" "0: 0+$DEV_SECTORS $DEV_SECTORS myprog -" "$(stats_list | sed -n 1p)"

@@ -32,7 +32,8 @@
 	p = index($0, " path=")
 	path = substr($0, p + 6)
 	ln++
-	print ev "|" pid "|" comm "|" $(e + 1) "|" $(e + 2) "|" $(e + 3) "|" $(e + 5) "|" lsector "|" \
-		kv["flags"] "|" kv["disk"] "|" kv["driver"] "|" kv["error"] "|" kv["resid"] "|" \
-		kv["fs"] "|" kv["fstype"] "|" kv["ino"] "|" kv["off"] "|" kv["oflags"] "|" path "|" ln
+	print ev "|" pid "|" comm "|" $(e + 1) "|" $(e + 2) "|" $(e + 3) "|" $(e + 5) "|" \
+		lsector "|" kv["flags"] "|" kv["disk"] "|" kv["driver"] "|" kv["error"] "|" \
+		kv["resid"] "|" kv["fs"] "|" kv["fstype"] "|" kv["ino"] "|" kv["off"] "|" \
+		kv["oflags"] "|" path "|" ln
 }

@@ -77,7 +77,8 @@ trace_end() {
 	echo 0 >$INST/events/io/enable
 	awk -f ./events.awk $INST/trace >$T/$1
 	check_eq "$1: no event lost" 0 \
-		"$(awk '/entries-in-buffer/ { split($3, a, "/"); print (a[1] == a[2]) ? 0 : 1 }' $INST/trace)"
+		"$(awk '/entries-in-buffer/ { split($3, a, "/")
+			print (a[1] == a[2]) ? 0 : 1 }' $INST/trace)"
 }
 # sel FILE AWK-CONDITION: the selected events of FILE (fields as named in
 # events.awk: $1 ev, $2 pid, $3 comm, $4 dev, $5 rwbs, $6 sector, $7 bytes,
@@ -102,9 +103,11 @@ pairs() {
 # done repeating its start's buffer and file, and none is left open
 waits() {
 	check_eq "$2: waits pair up in the waiting task" "" "$(sel $T/$1 '
-		$1 == "wait_start" { if ($2 in open) print "nested wait in " $2; open[$2] = $4 " " $6 " " $7 " " $19 }
+		{ key = $4 " " $6 " " $7 " " $19 }
+		$1 == "wait_start" { if ($2 in open) print "nested wait in " $2; open[$2] = key }
 		$1 == "wait_done" { if (!($2 in open)) print "wait_done without wait_start in " $2
-			else if (open[$2] != $4 " " $6 " " $7 " " $19) print "wait_done differs in " $2 ": " open[$2] " / " $4 " " $6 " " $7 " " $19
+			else if (open[$2] != key)
+				print "wait_done differs in " $2 ": " open[$2] " / " key
 			delete open[$2] }
 		END { for (p in open) print "open wait in " p }')"
 }
@@ -115,10 +118,12 @@ for ev in start done wait_start wait_done; do
 	check_ok "io:$ev has a format" cat $TR/events/io/$ev/format
 	for f in dev sector lsector bytes flags opf rwbs end_io error resid disk driver \
 		fsdev ino offset fstype oflags path; do
-		echo "$out" | grep -q "field:.* $f\(\[[0-9]*\]\)\{0,1\};" || fail "io:$ev has field $f" "$out"
+		echo "$out" | grep -q "field:.* $f\(\[[0-9]*\]\)\{0,1\};" ||
+			fail "io:$ev has field $f" "$out"
 	done
 done
-check_match "path is a dynamic string" '__data_loc char\[\] path' "$(cat $TR/events/io/start/format)"
+check_match "path is a dynamic string" '__data_loc char\[\] path' \
+	"$(cat $TR/events/io/start/format)"
 
 # --- Buffered writes of a known file, fsync: page-cache I/O, named ---
 trace_begin
@@ -127,14 +132,16 @@ trace_end buffered-write
 pairs buffered-write "buffered write"
 F=$T/buffered-write
 check_eq "buffered write: the file's bytes are written once, named" 262144 \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" && $5 ~ /W/ { s += $7 } END { print s + 0 }')"
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" && $5 ~ /W/ { s += $7 }
+		END { print s + 0 }')"
 check_eq "buffered write: offsets cover the file exactly" "0 262144" \
 	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $17, $17 + $7 }' | sort -n |
 		awk 'NR == 1 { lo = $1; hi = $2; next } $1 == hi { hi = $2 } END { print lo, hi }')"
 check_eq "buffered write: fs, device and type of the file" "$FS_DEV ext4 $FS_DEV" \
 	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $14, $15, $4 }' | sort -u)"
 check_eq "buffered write: PAGEIO, WRITE, no struct file" "0x110 0xffffffff" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { printf "0x%x %s\n", and(hex($9), 0x130), $18 }' | sort -u)"
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" {
+		printf "0x%x %s\n", and(hex($9), 0x130), $18 }' | sort -u)"
 check_eq "buffered write: the inode number" "$(stat -c %i /mnt/a/dir/known.bin)" \
 	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $16 }' | sort -u)"
 check_cmp "fsync: metadata (the journal) is <none>" -gt \
@@ -153,13 +160,15 @@ F=$T/buffered-read
 check_eq "buffered read: the file's bytes are read once" 262144 \
 	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { s += $7 } END { print s + 0 }')"
 check_eq "buffered read: READ, PAGEIO" "0x50" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { printf "0x%x\n", and(hex($9), 0x170) }' | sort -u)"
+	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" {
+		printf "0x%x\n", and(hex($9), 0x170) }' | sort -u)"
 waits buffered-read "buffered read"
 check_cmp "buffered read: cat waits for the file's folios" -gt \
 	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $19 == "/dir/known.bin"' | wc -l)" 0
 check_eq "buffered read: every wait of cat comes after an io:start of its file" "" \
 	"$(sel $F '$1 == "start" && !($19 in first) { first[$19] = $20 }
-		$1 == "wait_start" && $3 == "cat" && !($19 in first && first[$19] < $20) { print }')"
+		$1 == "wait_start" && $3 == "cat" &&
+			!($19 in first && first[$19] < $20) { print }')"
 
 # --- O_DIRECT: the submitter names the file, never the pages ---
 trace_begin
@@ -171,13 +180,17 @@ F=$T/direct
 check_eq "O_DIRECT: write and read named, at offset 128 KiB, 64 KiB each" \
 	"131072 65536 R
 131072 65536 W" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { print $17, $7, substr($5, 1, 1) }' | sort)"
+	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" {
+		print $17, $7, substr($5, 1, 1) }' | sort)"
 check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
+	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" {
+		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
 waits direct "O_DIRECT"
 check_eq "O_DIRECT: dd waits for its read and its write, named, after their io:start" "R W" \
 	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { seen[$2] = $20 }
-		$1 == "wait_start" && $3 == "dd" && $19 == "/dir/direct.bin" && ($2 in seen) && seen[$2] < $20 { print substr($5, 1, 1) }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+		$1 == "wait_start" && $3 == "dd" && $19 == "/dir/direct.bin" &&
+			($2 in seen) && seen[$2] < $20 { print substr($5, 1, 1) }' |
+		sort -u | tr '\n' ' ' | sed 's/ $//')"
 
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
@@ -188,7 +201,8 @@ ls -l /mnt/a/dir >/dev/null
 trace_end metadata
 pairs metadata "metadata"
 waits metadata "metadata"
-n=$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)
+n=$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" &&
+	$4 == "'"$FS_DEV"'"' | wc -l)
 check_cmp "metadata: ls waits on a <none> buffer of the file system" -gt "$n" 0
 [ "$n" -gt 0 ] || sed 's/^/# /' $T/metadata
 
@@ -200,12 +214,15 @@ pairs split "split"
 check_eq "split: one 1 MiB bio, one io:start and one io:done although split in 32 KiB requests" \
 	"start $NULLB_DEV $RAW_SECTOR 1048576
 done $NULLB_DEV $RAW_SECTOR 1048576" \
-	"$(sel $T/split '($1 == "start" || $1 == "done") && $4 == "'"$NULLB_DEV"'" { print $1, $4, $6, $7 }')"
-check_eq "split: the block device file is named with its offset" "/nullb0 devtmpfs $((RAW_SECTOR * 512))" \
+	"$(sel $T/split '($1 == "start" || $1 == "done") && $4 == "'"$NULLB_DEV"'" {
+		print $1, $4, $6, $7 }')"
+check_eq "split: the block device file is named with its offset" \
+	"/nullb0 devtmpfs $((RAW_SECTOR * 512))" \
 	"$(sel $T/split '$1 == "start" && $4 == "'"$NULLB_DEV"'" { print $19, $15, $17 }')"
 merges0=$(awk '{ print $6 }' /sys/block/nullb0/stat)
 trace_begin
-fio --name=merge --filename=$NULLB --rw=write --bs=4k --size=256k --offset=$((RAW_SECTOR * 512 + 4194304)) \
+fio --name=merge --filename=$NULLB --rw=write --bs=4k --size=256k \
+	--offset=$((RAW_SECTOR * 512 + 4194304)) \
 	--ioengine=libaio --iodepth=64 --iodepth_batch_submit=64 --direct=1 >/dev/null 2>&1
 trace_end merge
 merges=$(($(awk '{ print $6 }' /sys/block/nullb0/stat) - merges0))
@@ -224,13 +241,15 @@ trace_end crypt
 pairs crypt "dm-crypt"
 check_eq "dm-crypt: the bytes written and read" "R 262144
 W 262144" \
-	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { b[substr($5, 1, 1)] += $7 } END { for (k in b) print k, b[k] }' | sort)"
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { b[substr($5, 1, 1)] += $7 }
+		END { for (k in b) print k, b[k] }' | sort)"
 check_eq "dm-crypt: its clones to the disk below fire nothing" "" \
 	"$(sel $T/crypt '$4 == "'"$NULLB_DEV"'"')"
 check_eq "dm-crypt: the device file is named" "/mapper/iocrypt" \
 	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { print $19 }' | sort -u)"
 check_eq "dm-crypt: the disk and driver" "dm dm" \
-	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { sub(/-[0-9]+$/, "", $10); print $10, $11 }' | sort -u)"
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" {
+		sub(/-[0-9]+$/, "", $10); print $10, $11 }' | sort -u)"
 
 # --- A loop device over a file: the backing file, never the upper one ---
 $DD if=/dev/zero of=/mnt/a/loop.img bs=1M count=16 status=none
@@ -244,9 +263,11 @@ trace_end loop
 pairs loop "loop"
 F=$T/loop
 check_eq "loop: the upper file on the loop device" "$LOOP_DEV 131072" \
-	"$(sel $F '$1 == "start" && $19 == "/upper.bin" { d = $4; s += $7 } END { print d, s + 0 }')"
+	"$(sel $F '$1 == "start" && $19 == "/upper.bin" { d = $4; s += $7 }
+		END { print d, s + 0 }')"
 check_cmp "loop: the lower I/O is the backing file's, named by the loop worker's direct I/O" -gt \
-	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/loop.img" && $18 != "0xffffffff"' | wc -l)" 0
+	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/loop.img" &&
+		$18 != "0xffffffff"' | wc -l)" 0
 check_eq "loop: no upper name on the lower device" "" \
 	"$(sel $F '$4 == "'"$FS_DEV"'" && $19 == "/upper.bin"')"
 umount /mnt/up
@@ -278,7 +299,9 @@ if command -v iotally >/dev/null; then
 	wait $snpid
 	check_eq "snoop: SIGTERM ends it cleanly" 0 "$?"
 	check_eq "snoop: its instance is gone" "" "$(ls $TR/instances | grep iotally-snoop)"
-	check_match "snoop: the header" "^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" "$(head -1 $T/snoop.lines)"
+	check_match "snoop: the header" \
+		"^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" \
+		"$(head -1 $T/snoop.lines)"
 	check_eq "snoop: one line per I/O, absolute names, only the files asked for" \
 		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
 dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
@@ -292,9 +315,12 @@ dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
 	kill -INT $snpid
 	wait $snpid
 	check_eq "snoop --json --device: SIGINT ends it cleanly" 0 "$?"
+	# The fields in the order of the JSON's keys: bytes comm file fstype offset rw
+	json_fields='.*"bytes":\([0-9]*\).*"comm":\("[^"]*"\).*"file":\("[^"]*"\)'
+	json_fields=$json_fields'.*"fstype":\("[^"]*"\).*"offset":\([0-9-]*\).*"rw":\("[^"]*"\).*'
 	check_eq "snoop --json: the raw device's write, its file and fields" \
 		'"W" 65536 "/dev/nullb0" "dd" '"$((8192 * 65536))"' "devtmpfs"' \
-		"$(sed -n 's/.*"bytes":\([0-9]*\).*"comm":\("[^"]*"\).*"file":\("[^"]*"\).*"fstype":\("[^"]*"\).*"offset":\([0-9-]*\).*"rw":\("[^"]*"\).*/\6 \1 \3 \2 \5 \4/p' $T/snoop.json)"
+		"$(sed -n "s/$json_fields/\6 \1 \3 \2 \5 \4/p" $T/snoop.json)"
 
 	snoop_start snoop.bytes snoop --summary bytes --device nullb0
 	$DD if=/dev/zero of=$NULLB bs=64k count=4 seek=8192 oflag=direct status=none &
@@ -316,14 +342,16 @@ dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
 	kill -INT $snpid
 	wait $snpid
 	check_match "snoop --summary waits: cat waited on known.bin" \
-		"^ +$catpid cat +[1-9][0-9]* +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}\$" "$(cat $T/snoop.waits)"
+		"^ +$catpid cat +[1-9][0-9]* +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}\$" \
+		"$(cat $T/snoop.waits)"
 
 	snoop_start snoop.lat snoop --summary latency --file /mnt/a/dir/snoop --duration 4
 	$DD if=/mnt/a/dir/snoop.bin of=/dev/null bs=64k count=2 iflag=direct status=none
 	wait $snpid
 	check_eq "snoop --summary latency --duration: a histogram of the file's 2 reads" \
 		" /mnt/a/dir/snoop.bin (latency, us) 2" \
-		"$(awk '/latency, us/ { f = $0 } /\|/ { n += $NF } END { print f, n }' $T/snoop.lat)"
+		"$(awk '/latency, us/ { f = $0 } /\|/ { n += $NF }
+			END { print f, n }' $T/snoop.lat)"
 	check_fails "snoop: a bad summary is a usage error" "expected bytes, latency or waits" \
 		iotally snoop --summary nonsense
 else
@@ -340,7 +368,8 @@ fiopid=$!
 i=0
 while kill -0 $fiopid 2>/dev/null; do
 	i=$((i + 1))
-	mv /mnt/a/dir/known.bin /mnt/a/dir/renamed.bin && mv /mnt/a/dir/renamed.bin /mnt/a/dir/known.bin
+	mv /mnt/a/dir/known.bin /mnt/a/dir/renamed.bin &&
+		mv /mnt/a/dir/renamed.bin /mnt/a/dir/known.bin
 	[ $((i % 20)) = 0 ] && echo 1 >/proc/sys/vm/drop_caches
 done
 wait $fiopid

@@ -23,8 +23,9 @@ dmsetup create --noudevsync sdm-delay \
 I=dm-$(dmsetup info -c --noheadings -o major,minor sdm-delay | tr -d ' ')
 D=$STATS/$I
 
+I_ZERO=dm-$(dmsetup info -c --noheadings -o major,minor sdm-zero | tr -d ' ')
 check_eq "an interface per mapped device" "yes yes" \
-	"$([ -d "$D" ] && echo yes) $([ -d "$STATS/dm-$(dmsetup info -c --noheadings -o major,minor sdm-zero | tr -d ' ')" ] && echo yes)"
+	"$([ -d "$D" ] && echo yes) $([ -d "$STATS/$I_ZERO" ] && echo yes)"
 check_eq "root-only files: data 0400, definition 0600" "400 600" \
 	"$(stat -c %a "$D/data") $(stat -c %a "$D/definition")"
 check_eq "the statistics, their types and units, all off" \
@@ -37,7 +38,8 @@ name=throughput on=0 type=history units=bytes/incidents" \
 	"$(awk '{ print $1, $2, $3, $NF }' "$D/definition")"
 check_eq "latencies: log2 scale from 0, base interval 1" \
 	"base_interval=1 scale=log2" \
-	"$(grep '^name=latencies_read ' "$D/definition" | grep -o 'base_interval=[^ ]* scale=[^ ]*')"
+	"$(grep '^name=latencies_read ' "$D/definition" |
+		grep -o 'base_interval=[^ ]* scale=[^ ]*')"
 check_eq "throughput: bytes per second over the last minute" \
 	"entries_max=60 mode=products period=1000000" \
 	"$(grep '^name=throughput ' "$D/definition" | grep -o 'entries_max=.*period=[0-9]*')"
@@ -89,11 +91,13 @@ check_eq "latencies, writes: one per write" "$WRITES" \
 # dm-delay waits 3 jiffies; a TCG guest on a busy host sometimes takes a
 # burst of timer ticks, so a few bios leave early: allow a tenth.
 check_cmp "latencies: the 10 ms delay counts (at most a tenth up to 4096 us)" -le \
-	"$(stat_lines 'latencies_[a-z]*' | awk '$2 ~ /^<=/ && substr($2, 3) + 0 <= 4096 { n += $3 } END { print n + 0 }')" \
+	"$(stat_lines 'latencies_[a-z]*' | awk '$2 ~ /^<=/ && substr($2, 3) + 0 <= 4096 { n += $3 }
+		END { print n + 0 }')" \
 	"$(((READS + WRITES) / 10))"
 check_eq "latencies: 22 intervals up to 2^20 us and the rest" \
 	"latencies_read <=0 latencies_read <=1048576 latencies_read >1048576 23" \
-	"$(stat_lines latencies_read | sed -n '1p;22p;23p' | cut -d' ' -f1,2 | tr '\n' ' ')$(stat_lines latencies_read | wc -l)"
+	"$(stat_lines latencies_read | sed -n '1p;22p;23p' | cut -d' ' -f1,2 |
+		tr '\n' ' ')$(stat_lines latencies_read | wc -l)"
 pending=$(stat_lines pending)
 check_eq "pending: one sample per I/O" "$((READS + WRITES))" "$(echo "$pending" | cut -d' ' -f2)"
 check_eq "pending: at least itself, at most fio's queue depth" "1 1" \

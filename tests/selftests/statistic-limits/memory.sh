@@ -6,12 +6,57 @@
 # difference of the Slab and Percpu lines of /proc/meminfo and of the
 # layer's own current_allocated_bytes, per device and per possible CPU.
 # Sourced by statistic-limits/run.sh and bench/statistic-memory/run.sh.
+#
+# Percpu in /proc/meminfo counts populated pages of every possible CPU at
+# once: with 64 of them it moves in steps of 256 KiB, more than 1,000
+# devices at 200 bytes each. The per-CPU memory the devices allocate is
+# therefore also summed exactly, from the percpu tracepoints.
 
 STATISTIC_PARAMS=/sys/module/statistic/parameters
 DM_STATISTIC_PARAM=/sys/module/dm_mod/parameters/statistic
 
 meminfo_bytes() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 layer_bytes() { cat "$STATISTIC_PARAMS/current_allocated_bytes" 2>/dev/null || echo 0; }
+
+# pcpu_trace_setup: a tracing instance of our own for the per-CPU
+# allocations and frees, made before anything is measured (it allocates);
+# fails if the kernel has no percpu tracepoints.
+PCPU_TRACE=/sys/kernel/tracing/instances/iotally-percpu
+pcpu_trace_setup() {
+	[ -d /sys/kernel/tracing/instances ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d $PCPU_TRACE ] || mkdir $PCPU_TRACE 2>/dev/null || return 1
+	[ -e $PCPU_TRACE/events/percpu/percpu_alloc_percpu/enable ] || return 1
+	echo 0 >$PCPU_TRACE/tracing_on
+	echo 1024 >$PCPU_TRACE/buffer_size_kb
+	echo 1 >$PCPU_TRACE/events/percpu/percpu_alloc_percpu/enable
+	echo 1 >$PCPU_TRACE/events/percpu/percpu_free_percpu/enable
+}
+
+# pcpu_trace_begin: start recording into the empty buffer.
+pcpu_trace_begin() {
+	echo >$PCPU_TRACE/trace
+	echo 1 >$PCPU_TRACE/tracing_on
+}
+
+# pcpu_trace_end: the per-CPU bytes (all possible CPUs) allocated since
+# pcpu_trace_begin and not freed again, or "lost" if the buffer overflowed.
+pcpu_trace_end() {
+	echo 0 >$PCPU_TRACE/tracing_on
+	awk '/entries-in-buffer/ { split($3, n, "/"); if (n[1] != n[2]) lost = 1 }
+		/percpu_(alloc|free)_percpu:/ {
+			p = ""; b = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^ptr=/)
+					p = substr($i, 5)
+				else if ($i ~ /^bytes_alloc=/)
+					b = substr($i, 13) + 0
+			}
+		}
+		/percpu_alloc_percpu:/ { a[p] = b; s += b }
+		/percpu_free_percpu:/ && (p in a) { s -= a[p]; delete a[p] }
+		END { if (lost) print "lost"; else print s + 0 }' $PCPU_TRACE/trace
+}
 
 # Wait until retired blocks are freed (RCU and RCU Tasks grace periods)
 # and the slab and layer counters hold still.
@@ -82,6 +127,8 @@ device_cost() {
 	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 	_batch=$((_count / 10))
 	_off_slab=0 _off_pcpu=0 _on_slab=0 _on_pcpu=0 _on_layer=0 _mode=ab
+	_off_alloc=0 _on_alloc=0 _traced=yes
+	pcpu_trace_setup || _traced=no
 	[ -w "$DM_STATISTIC_PARAM" ] || _mode=absolute	# a kernel without the switch
 	_dirs0=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
 	slab_bytes /tmp/slab.before
@@ -89,18 +136,27 @@ device_cost() {
 	while [ $_r -lt 10 ]; do
 		for _set in $([ $((_r % 2)) = 0 ] && echo off on || echo on off); do
 			[ $_mode = absolute ] && [ $_set = off ] && continue
-			[ $_mode = ab ] && { [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
+			[ $_mode = ab ] &&
+				{ [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
 			settle
 			set -- $(snapshot)
 			_s0=$1 _p0=$2 _l0=$3
+			[ $_traced = yes ] && pcpu_trace_begin
 			make_devices "mem-$_set-$_r-" $_batch || return 1
 			settle
+			_a=0
+			[ $_traced = yes ] && _a=$(pcpu_trace_end)
+			[ "$_a" = lost ] && _traced=lost _a=0
 			set -- $(snapshot)
 			if [ $_set = on ]; then
-				_on_slab=$((_on_slab + $1 - _s0)) _on_pcpu=$((_on_pcpu + $2 - _p0))
+				_on_alloc=$((_on_alloc + _a))
+				_on_slab=$((_on_slab + $1 - _s0))
+				_on_pcpu=$((_on_pcpu + $2 - _p0))
 				_on_layer=$((_on_layer + $3 - _l0))
 			else
-				_off_slab=$((_off_slab + $1 - _s0)) _off_pcpu=$((_off_pcpu + $2 - _p0))
+				_off_alloc=$((_off_alloc + _a))
+				_off_slab=$((_off_slab + $1 - _s0))
+				_off_pcpu=$((_off_pcpu + $2 - _p0))
 			fi
 		done
 		_r=$((_r + 1))
@@ -118,6 +174,10 @@ device_cost() {
 	_count=$((_batch * 10))
 	cost_slab=$(((_on_slab - _off_slab) / _count))
 	cost_percpu=$(((_on_pcpu - _off_pcpu) / _count))
+	# exact, from the tracepoints ("-" if they were not there or lost events)
+	cost_percpu_alloc=-
+	[ $_traced = yes ] && [ $_mode = ab ] &&
+		cost_percpu_alloc=$(((_on_alloc - _off_alloc) / _count))
 	cost_layer=$((_on_layer / _count))
 	cost_total=$((cost_slab + cost_percpu))
 	[ $_mode = ab ] && _grew=$(slab_growth /tmp/slab.before /tmp/slab.after $((_count * 2)))
@@ -125,6 +185,8 @@ device_cost() {
 	echo "# BENCH mode=$_mode devices=$_count possible_cpus=$cost_cpus interfaces=$_dirs" \
 		"off_slab=$_off_slab off_percpu=$_off_pcpu on_slab=$_on_slab on_percpu=$_on_pcpu" \
 		"per_device_slab=$cost_slab per_device_percpu=$cost_percpu" \
+		"off_percpu_alloc=$_off_alloc on_percpu_alloc=$_on_alloc" \
+		"per_device_percpu_alloc=$cost_percpu_alloc" \
 		"per_device_layer=$cost_layer" \
 		"per_device=$cost_total per_device_per_cpu=$((cost_total / cost_cpus))"
 }

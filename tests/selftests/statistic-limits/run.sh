@@ -27,6 +27,8 @@ check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
 check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
 	-lt "$cost_percpu" 200
+check_cmp "stopped statistics: per-CPU memory allocated per device < 200 B (tracepoints)" \
+	-lt "$cost_percpu_alloc" 200
 
 # 2. Hostile writes, on a dm device whose statistics run.
 dmsetup create --noudevsync slim-zero --table "0 131072 zero" || bail "no dm-zero device"

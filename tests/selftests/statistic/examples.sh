@@ -178,7 +178,8 @@ check_eq "LUN sample: arrays have nothing out of range" 0 \
 ctl "$W -1 5" "$W 2048 6" "$W 5000 7"
 check_eq "array: X out of range counts in hits_out_of_range" 3 \
 	"$(attr $L latencies_scsi_write hits_out_of_range)"
-check_eq "array: X out of range changes no interval" "$(echo "$want" | grep '^latencies_scsi_write ')" \
+check_eq "array: X out of range changes no interval" \
+	"$(echo "$want" | grep '^latencies_scsi_write ')" \
 	"$(data $L | grep '^latencies_scsi_write ')"
 check_eq "LUN sample: array definition" "base_interval=1 scale=log2" \
 	"$(def_line $L latencies_scsi_write | grep -o 'base_interval=[^ ]* scale=[^ ]*')"
@@ -191,6 +192,9 @@ ctl "interface $D" "clock $D" "time 2417020832398000" \
 	"create $D util_qdio_outb slots-occupied/incidents" \
 	"define $D util_qdio_outb history 0 127 128 1000000 range" \
 	"time 2417044149675000" "start $D util_qdio_outb"
-check_eq "spec: definition file example" \
-	"name=util_qdio_outb on=1 type=history range_min=0 range_max=127 entries_max=128 mode=range period=1000000 hits_out_of_range=0 data=[2417020.832398] started=[2417044.149675] stopped=[2417020.832398] units=slots-occupied/incidents" \
+expected_def="name=util_qdio_outb on=1 type=history range_min=0 range_max=127 entries_max=128"
+expected_def="$expected_def mode=range period=1000000 hits_out_of_range=0"
+expected_def="$expected_def data=[2417020.832398] started=[2417044.149675]"
+expected_def="$expected_def stopped=[2417020.832398] units=slots-occupied/incidents"
+check_eq "spec: definition file example" "$expected_def" \
 	"$(definition $D)"

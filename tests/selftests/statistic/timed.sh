@@ -29,8 +29,11 @@ rawstat [2.700000] 2 1 5
 rawstat [2.800000] 3 2 1
 rawstat [2.800000] 4 3 1
 rawstat [2.800000] 5 -4 1" "$(data $T)"
-check_eq "history definition line" \
-	"name=h_inc on=1 type=history range_min=-9223372036854775808 range_max=9223372036854775807 entries_max=3 mode=increments period=500000 hits_out_of_range=0 data=[1.000000] started=[1.000000] stopped=[1.000000] units=bytes/incidents" \
+expected_def="name=h_inc on=1 type=history"
+expected_def="$expected_def range_min=-9223372036854775808 range_max=9223372036854775807"
+expected_def="$expected_def entries_max=3 mode=increments period=500000 hits_out_of_range=0"
+expected_def="$expected_def data=[1.000000] started=[1.000000] stopped=[1.000000]"
+check_eq "history definition line" "$expected_def units=bytes/incidents" \
 	"$(def_line $T h_inc)"
 
 # A stopped history shows the periods up to its stop; a running one moves on.
@@ -55,7 +58,8 @@ check_eq "history: reset restarts periods" "h_prod [10.500000] 9" \
 check_eq "history: reset sets data=" "[10.000000]" "$(attr $T h_prod data)"
 
 # Mode range on a history, with values out of range.
-def $T "name=h_inc type=history mode=range period=1000000 entries_max=2 range_min=0 range_max=10 on=1"
+h_range="name=h_inc type=history mode=range period=1000000 entries_max=2"
+def $T "$h_range range_min=0 range_max=10 on=1"
 ctl "add $T h_inc 11 1" "add $T h_inc -1 1" "add $T h_inc 4 3" "add $T h_inc 10 1"
 check_eq "history mode=range: number min avg max" "h_inc [11.200000] 4 4 5.500 10" \
 	"$(data $T | grep '^h_inc')"

@@ -102,7 +102,8 @@ check_waits() {
 	check_cmp "$1: wait max >= ${DELAY_MS} ms" -ge "${_max:-0}" $((DELAY_MS * 1000))
 	check_cmp "$1: wait max <= total" -le "${_max:-0}" "$_total"
 	check_cmp "$1: waits in bucket >= $MIN_BUCKET: 3/4 of $3 or more" -ge \
-		"$(echo "$_hist" | awk -F: -v b=$MIN_BUCKET '$1 >= b { s += $2 } END { print s + 0 }')" \
+		"$(echo "$_hist" | awk -F: -v b=$MIN_BUCKET '$1 >= b { s += $2 }
+			END { print s + 0 }')" \
 		$(($3 * 3 / 4))
 }
 
@@ -142,7 +143,8 @@ gd_total=${gd_io#* }
 check_cmp "getdelays: blkio count >= 1" -ge "${gd_count:-0}" 1
 check_cmp "getdelays: blkio count <= waits measured" -le "${gd_count:-99}" "${single_waits% *}"
 check_cmp "getdelays: blkio delay total > 0" -gt "${gd_total:-0}" 0
-check_match "getdelays: I/O accounting line" "^ioload: read=40960, write=49152, cancelled_write=0\$" "$out"
+check_match "getdelays: I/O accounting line" \
+	"^ioload: read=40960, write=49152, cancelled_write=0\$" "$out"
 stop_load
 
 # ---------------------------------------------------------------- brd: no waits
