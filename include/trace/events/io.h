@@ -55,7 +55,7 @@ DECLARE_EVENT_CLASS(io_class,
 				   __entry->fsdev = info->fsdev;
 				   __entry->ino = info->ino;
 				   __entry->offset = info->offset;
-				   strscpy(__entry->fstype,
+				   strscpy_pad(__entry->fstype,
 					   info->fstype ? info->fstype : "<none>",
 					   sizeof(__entry->fstype));
 				   __entry->oflags = info->oflags;

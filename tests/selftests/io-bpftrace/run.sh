@@ -3,9 +3,10 @@
 #
 # The DTrace io provider's example scripts (spec 11.7.6), rewritten for
 # bpftrace on the io trace events, print what the spec says they print:
-# iosnoop (device, file, R/W per I/O), the same with milliseconds, and
-# whoio (bytes by device, application and pid).  ext4 on dm-linear on a null_blk disk whose completions come
-# 0.5 ms after submission.
+# iosnoop (device, file, R/W per I/O), the same with milliseconds, whoio
+# (bytes by device, application and pid) and the throughput of each device
+# (KB/s histograms).  ext4 on dm-linear on a null_blk disk whose
+# completions come 0.5 ms after submission.
 . ../lib.sh
 
 T=/tmp/io-bpftrace
@@ -76,7 +77,44 @@ check_match "whoio: the spec's header" "^    DEVICE                  APP        
 check_eq "whoio: dd's 256 KiB on its device, under its pid" "@[$DM, dd, $ddpid]: 262144" \
 	"$(grep "^@\[$DM, dd, $ddpid\]" $T/whoio.out)"
 
-for f in iosnoop iotime whoio; do
+# --- throughput: KB/s per device, while copying from one to the other ---
+# A file of the ext4 (on $DM) copied to the raw disk beyond the file
+# system, as the spec's copy from a disk to a USB drive: a histogram per
+# device. Every I/O completes 0.5 ms after its submission, so none of the
+# 64 KiB writes to nullb0 can go faster than 65536 * 976562 / 500000 ns,
+# 127999 KB/s, in the bucket [64K, 128K) at most.
+$DD if=/dev/urandom of=/mnt/a/dir/copy.bin bs=64k count=16 status=none conv=fsync
+echo 3 >/proc/sys/vm/drop_caches
+bt_start throughput
+$DD if=/mnt/a/dir/copy.bin of=/dev/nullb0 bs=64k count=16 seek=4096 oflag=direct status=none
+bt_stop throughput
+# hist_rows DEVICE: "LOW COUNT" per row of DEVICE's histogram, LOW in KB/s
+hist_rows() {
+	awk -v dev="$1" '
+		function kb(s) { return s ~ /K$/ ? s * 1024 : s ~ /M$/ ? s * 1048576 : s ~ /G$/ ? s * 1073741824 : s + 0 }
+		$0 == "@[" dev "]: " || $0 == "@[" dev "]:" { on = 1; next }
+		/^@/ || /^$/ { on = 0 }
+		on && /^\[/ {
+			low = $1; gsub(/[][,)]/, "", low)
+			rest = $0; sub(/^\[[^]]*[])] +/, "", rest); split(rest, a, " ")
+			print kb(low), a[1]
+		}' $T/throughput.out
+}
+# The disk field is a char array that bpftrace keys on whole: the bytes
+# behind its NUL must not split one device into several histograms.
+check_eq "throughput: one histogram per device" "1 1" \
+	"$(grep -c '^@\[nullb0\]: *$' $T/throughput.out) $(grep -c "^@\[$DM\]: *\$" $T/throughput.out)"
+check_eq "throughput: nullb0's histogram counts its 16 writes" 16 \
+	"$(hist_rows nullb0 | awk '{ n += $2 } END { print n + 0 }')"
+check_eq "throughput: no write to nullb0 beyond the bucket [64K, 128K) KB/s" "" \
+	"$(hist_rows nullb0 | awk '$1 >= 131072 && $2 > 0')"
+check_cmp "throughput: $DM has a histogram of the reads of the copy" -gt \
+	"$(hist_rows "$DM" | awk '{ n += $2 } END { print n + 0 }')" 0
+check_eq "throughput: every row is a power-of-two bucket of KB/s with its count and bar" "" \
+	"$(awk '/^@\[/ { on = 1; next } /^@/ || /^$/ { on = 0 } on' $T/throughput.out |
+		grep -vE '^\[([0-9]+[KMG]?\]|[0-9]+[KMG]?, [0-9]+[KMG]?\)) +[0-9]+ \|[@ ]*\|$')"
+
+for f in iosnoop iotime whoio throughput; do
 	echo "# --- $f.bt ---"
 	sed 's/^/# /' $T/$f.out | head -40
 done
