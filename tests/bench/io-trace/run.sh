@@ -26,7 +26,8 @@
 #
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_KERNEL (events or
 # noevents), BENCH_BOOT (the boot's number), BENCH_ROUNDS (3),
-# BENCH_RUNTIME (fio seconds, 2).
+# BENCH_RUNTIME (fio seconds, 2), BENCH_ROWS (the events kernel's rows, all
+# three by default).
 . ../../lib.sh
 . /etc/iotally.conf
 
@@ -48,7 +49,7 @@ events)
 	[ -d $TR/events/io ] || bail "kernel events has no io trace events"
 	command -v bpftrace >/dev/null || bail "bpftrace is not in the guest"
 	[ -d $TR/events/block/block_io_start ] || bail "no block:block_io_start tracepoint"
-	ROWS="disabled io-bt biosnoop-bt"
+	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt}
 	;;
 *) bail "unknown kernel $KERNEL" ;;
 esac
@@ -88,9 +89,24 @@ bt_start() {
 	done
 }
 
-# bt_stop: Ctrl-C; bpftrace prints its maps
+# bt_stop: Ctrl-C; bpftrace prints its maps. One that has not exited
+# after 120 s is shown (the kernel stacks of its threads) and killed.
 bt_stop() {
 	kill -INT $btpid
+	_i=0
+	while kill -0 $btpid 2>/dev/null && [ $_i -lt 1200 ]; do
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	if kill -0 $btpid 2>/dev/null; then
+		fail "bpftrace exits on SIGINT" "still running 120 s later"
+		for _t in /proc/$btpid/task/*; do
+			echo "# thread ${_t##*/}: $(grep State $_t/status) wchan $(cat $_t/wchan)"
+			sed 's/^/#   /' $_t/stack
+		done
+		tail -5 $T/bt.out | sed 's/^/# out: /'
+		kill -KILL $btpid
+	fi
 	wait $btpid
 	btpid=
 }
