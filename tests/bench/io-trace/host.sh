@@ -53,8 +53,12 @@ grep -qx '# CONFIG_IO_TRACE_EVENTS is not set' "$stage/noiotrace.config" ||
 for k in "$top/build/kernel" "$noev"; do
 	echo "$(basename "$k"): CONFIG_IO_TRACE_EVENTS $(grep -E '^(# )?CONFIG_IO_TRACE_EVENTS[= ]' "$k/.config")"
 done >"$stage/kernels.txt"
-grep -q '^kernel: .*=y$' "$stage/kernels.txt" && grep -q '^kernel-noiotrace: .*is not set$' "$stage/kernels.txt" ||
-	{ cat "$stage/kernels.txt" >&2; echo "io-trace bench: the kernels are not what they should be" >&2; exit 1; }
+if ! grep -q '^kernel: .*=y$' "$stage/kernels.txt" ||
+	! grep -q '^kernel-noiotrace: .*is not set$' "$stage/kernels.txt"; then
+	cat "$stage/kernels.txt" >&2
+	echo "io-trace bench: the kernels are not what they should be" >&2
+	exit 1
+fi
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)

@@ -75,55 +75,22 @@ fio_run() {
 		awk -F';' 'NR == 1 { printf "%d %d\n", $8, $6 / 4 }'
 }
 
-# bt_start SCRIPT: bpftrace SCRIPT in the background, once its probes are
-# attached (its BEGIN prints a line).
-bt_start() {
-	bpftrace "$1" >$T/bt.out 2>$T/bt.err &
-	btpid=$!
-	_i=0
-	while ! grep -q '^Tracing' $T/bt.out 2>/dev/null; do
-		_i=$((_i + 1))
-		kill -0 $btpid 2>/dev/null || { cat $T/bt.err; bail "bpftrace $1 died"; }
-		[ $_i -le 1200 ] || bail "bpftrace $1 did not attach in 120 s"
-		sleep 0.1
-	done
-}
-
-# bt_stop: Ctrl-C; bpftrace prints its maps. One that has not exited
-# after 120 s is shown (the kernel stacks of its threads) and killed.
-bt_stop() {
-	kill -INT $btpid
-	_i=0
-	while kill -0 $btpid 2>/dev/null && [ $_i -lt 1200 ]; do
-		_i=$((_i + 1))
-		sleep 0.1
-	done
-	if kill -0 $btpid 2>/dev/null; then
-		fail "bpftrace exits on SIGINT" "still running 120 s later"
-		for _t in /proc/$btpid/task/*; do
-			echo "# thread ${_t##*/}: $(grep State $_t/status) wchan $(cat $_t/wchan)"
-			sed 's/^/#   /' $_t/stack
-		done
-		tail -5 $T/bt.out | sed 's/^/# out: /'
-		kill -KILL $btpid
-	fi
-	wait $btpid
-	btpid=
-}
+. ../../io-bpftrace/bt.sh
 
 # consumer_begin ROW / consumer_end ROW ROUND: the row's consumer around
 # both modes' measurements, and the check that it saw the reads.
 consumer_begin() {
 	case $1 in
-	io-bt) bt_start ./io-consumer.bt ;;
-	biosnoop-bt) bt_start ./biosnoop-tp.bt ;;
+	io-bt) bt_start ./io-consumer.bt $T/bt.out $T/bt.err ;;
+	biosnoop-bt) bt_start ./biosnoop-tp.bt $T/bt.out $T/bt.err ;;
 	esac
 	reads=0
 }
 consumer_end() {
 	case $1 in
 	io-bt | biosnoop-bt)
-		bt_stop
+		bt_stop $T/bt.out
+		check_eq "$KERNEL $2 $1: bpftrace ended on SIGINT" 0 "$?"
 		check_eq "$KERNEL $2 $1: bpftrace ran cleanly" "" "$(grep -v '^Attaching' $T/bt.err)"
 		# @reads: the consumer's count of completed 4 KiB reads
 		_seen=$(sed -n 's/^@reads: //p' $T/bt.out)
@@ -139,6 +106,7 @@ consumer_end() {
 measure() {
 	load_nullb "$3"
 	fio_run 1 >/dev/null # warm-up, not measured
+	# shellcheck disable=SC2046 # IOPS and reads, two words
 	set -- "$1" "$2" "$3" $(fio_run "$RUNTIME")
 	if [ -n "${4:-}" ] && [ "$4" -gt 0 ]; then
 		echo "# BENCH kernel=$KERNEL boot=$BOOT round=$1 row=$2 mode=$3 iops=$4"

@@ -22,32 +22,25 @@ mkdir -p /mnt/a/dir
 DM=$(dmsetup info -c --noheadings -o blkdevname iofs)
 [ -n "$DM" ] || bail "cannot name the dm device"
 
-# bt_start NAME: bpftrace NAME.bt in the background, once its BEGIN ran
-bt_start() {
-	bpftrace "$1.bt" >$T/$1.out 2>$T/$1.err &
-	btpid=$!
-	_i=0
-	while [ "$(grep -c . $T/$1.out 2>/dev/null)" -lt 2 ]; do
-		_i=$((_i + 1))
-		kill -0 $btpid 2>/dev/null || { cat $T/$1.err; bail "bpftrace $1.bt died"; }
-		[ $_i -le 600 ] || bail "bpftrace $1.bt did not attach in 60 s"
-		sleep 0.1
-	done
+. ./bt.sh
+# bt_begin NAME: bpftrace NAME.bt in the background, once its BEGIN ran
+bt_begin() {
+	bt_start "$1.bt" $T/$1.out $T/$1.err
 }
-# bt_stop NAME: Ctrl-C, as the spec's runs end
-bt_stop() {
-	kill -INT $btpid
-	wait $btpid
+# bt_end NAME: Ctrl-C, as the spec's runs end
+bt_end() {
+	bt_stop $T/$1.out
+	check_eq "$1.bt: bpftrace ended on SIGINT" 0 "$?"
 	check_eq "$1.bt: bpftrace ran cleanly" "" "$(grep -v '^Attaching' $T/$1.err)"
 }
 
 # --- iosnoop.d: one line per I/O as it is issued ---
-bt_start iosnoop
+bt_begin iosnoop
 $DD if=/dev/urandom of=/mnt/a/dir/snoop.bin bs=64k count=2 oflag=direct status=none
 sync
 echo 3 >/proc/sys/vm/drop_caches
 cat /mnt/a/dir/snoop.bin >/dev/null
-bt_stop iosnoop
+bt_end iosnoop
 check_eq "iosnoop: the spec's header" "    DEVICE                                                       FILE RW" \
 	"$(sed -n 2p $T/iosnoop.out)"
 check_eq "iosnoop: the two direct writes, named" 2 \
@@ -56,9 +49,9 @@ check_cmp "iosnoop: the read back, named" -gt "$(grep -cE "^ *$DM +/dir/snoop.bi
 check_cmp "iosnoop: metadata is <none>" -gt "$(grep -cE "^ *$DM +<none> +[RW]\$" $T/iosnoop.out)" 0
 
 # --- the same with milliseconds ---
-bt_start iotime
+bt_begin iotime
 $DD if=/dev/urandom of=/mnt/a/dir/time.bin bs=64k count=3 oflag=direct status=none
-bt_stop iotime
+bt_end iotime
 check_eq "iotime: the spec's header" "    DEVICE                                                       FILE RW      MS" \
 	"$(sed -n 2p $T/iotime.out)"
 check_eq "iotime: three writes, named, each at least 0.5 ms" "3 3" \
@@ -68,11 +61,11 @@ check_eq "iotime: three writes, named, each at least 0.5 ms" "3 3" \
 # --- whoio.d: bytes by device, application and pid ---
 # The file exists beforehand: overwriting it reads no metadata under dd's pid.
 $DD if=/dev/zero of=/mnt/a/dir/who.bin bs=64k count=4 status=none conv=fsync
-bt_start whoio
+bt_begin whoio
 $DD if=/dev/urandom of=/mnt/a/dir/who.bin bs=64k count=4 oflag=direct conv=notrunc status=none &
 ddpid=$!
 wait $ddpid
-bt_stop whoio
+bt_end whoio
 check_match "whoio: the spec's header" "^    DEVICE                  APP        PID           BYTES\$" "$(cat $T/whoio.out)"
 check_eq "whoio: dd's 256 KiB on its device, under its pid" "@[$DM, dd, $ddpid]: 262144" \
 	"$(grep "^@\[$DM, dd, $ddpid\]" $T/whoio.out)"
@@ -85,9 +78,9 @@ check_eq "whoio: dd's 256 KiB on its device, under its pid" "@[$DM, dd, $ddpid]:
 # 127999 KB/s, in the bucket [64K, 128K) at most.
 $DD if=/dev/urandom of=/mnt/a/dir/copy.bin bs=64k count=16 status=none conv=fsync
 echo 3 >/proc/sys/vm/drop_caches
-bt_start throughput
+bt_begin throughput
 $DD if=/mnt/a/dir/copy.bin of=/dev/nullb0 bs=64k count=16 seek=4096 oflag=direct status=none
-bt_stop throughput
+bt_end throughput
 # hist_rows DEVICE: "LOW COUNT" per row of DEVICE's histogram, LOW in KB/s
 hist_rows() {
 	awk -v dev="$1" '
