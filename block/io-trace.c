@@ -522,7 +522,7 @@ static struct io_trace_bio *io_trace_unsnapshot(const struct bio *bio)
 void __io_trace_submit(struct bio *bio)
 {
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 	struct bio_vec bv;
 	bool task = in_task();
 	bool data, pageio;
@@ -790,7 +790,7 @@ void __io_trace_sleep(void)
 {
 	struct io_trace_wait *w = io_trace_current_wait();
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 
 	if (!w || w->fired)
 		return;
@@ -804,7 +804,7 @@ void __io_trace_sleep(void)
 void __io_trace_wait_end(struct io_trace_wait *w)
 {
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 
 	io_trace_unregister(io_trace_waits, &w->node);
 	if (w->fired && trace_wait_done_enabled()) {
