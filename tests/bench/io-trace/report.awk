@@ -64,10 +64,10 @@ END {
 	for (m = 1; m <= nmodes; m++) {
 		mode = modes[m]
 		off = median(mode SUBSEP "off"); dis = median(mode SUBSEP "disabled")
-		printf "\n%-8s %-34s %9s %8s %10s %4s\n", mode, "row", "IOPS", "/off", "/disabled", "n"
+		printf "\n%-8s %-50s %9s %8s %10s %4s\n", mode, "row", "IOPS", "/off", "/disabled", "n"
 		for (i = 1; i <= nrows; i++) {
 			x = median(mode SUBSEP rows[i])
-			printf "%-8s %-34s %9d %8.4f %10.4f %4d\n", "", rows[i] ": " desc[rows[i]], x,
+			printf "%-8s %-50s %9d %8.4f %10.4f %4d\n", "", rows[i] ": " desc[rows[i]], x,
 				(off > 0 ? x / off : 0), (dis > 0 ? x / dis : 0), cnt[mode SUBSEP rows[i]]
 		}
 		pq[mode] = pair_quads(mode)
