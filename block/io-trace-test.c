@@ -65,6 +65,20 @@ static void io_trace_bflags_values(struct kunit *test)
 			(u32)(0x100 | 0x400 | 0x010));
 }
 
+/*
+ * Every byte after the string's NUL is zero: an event's char arrays are
+ * map keys for bpftrace, which compares them whole.
+ */
+static bool io_trace_zero_after(const char *buf, size_t len)
+{
+	size_t i = strnlen(buf, len);
+
+	for (; i < len; i++)
+		if (buf[i])
+			return false;
+	return true;
+}
+
 struct rwbs_case {
 	blk_opf_t opf;
 	const char *rwbs;
@@ -97,6 +111,9 @@ static void io_trace_rwbs(struct kunit *test)
 		io_trace_fill_rwbs(rwbs, cases[i].opf);
 		KUNIT_EXPECT_STREQ_MSG(test, rwbs, cases[i].rwbs, "opf 0x%x",
 				       (__force u32)cases[i].opf);
+		KUNIT_EXPECT_TRUE_MSG(test, io_trace_zero_after(rwbs, sizeof(rwbs)),
+				      "opf 0x%x: bytes behind the NUL",
+				      (__force u32)cases[i].opf);
 	}
 }
 
@@ -117,9 +134,14 @@ static void io_trace_driver_names(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(driver, 'x', sizeof(driver));
 		io_trace_driver_from_disk(driver, sizeof(driver), cases[i].disk);
 		KUNIT_EXPECT_STREQ_MSG(test, driver, cases[i].driver, "disk %s",
 				       cases[i].disk);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      io_trace_zero_after(driver, sizeof(driver)),
+				      "disk %s: bytes behind the NUL",
+				      cases[i].disk);
 	}
 }
 

@@ -182,6 +182,8 @@ EXPORT_SYMBOL_GPL(io_trace_bflags);
  * F for a preflush, then the operation (R, W, D for discard, DE for
  * secure erase, Z for write zeroes, N for anything else), then F for FUA,
  * A for readahead, S for sync and M for metadata, as blktrace writes it.
+ * The rest of @rwbs is zeroed: consumers that key on the whole array
+ * (bpftrace maps) must not see the bytes of an older event behind the NUL.
  */
 void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf)
 {
@@ -220,7 +222,7 @@ void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf)
 		rwbs[i++] = 'S';
 	if (opf & REQ_META)
 		rwbs[i++] = 'M';
-	rwbs[i] = '\0';
+	memset(rwbs + i, 0, IO_TRACE_RWBS_LEN - i);
 }
 EXPORT_SYMBOL_GPL(io_trace_fill_rwbs);
 
@@ -233,7 +235,7 @@ EXPORT_SYMBOL_GPL(io_trace_fill_rwbs);
  * For disks with neither a parent device nor a module: the disk name
  * without its instance, that is without trailing digits and then without a
  * trailing '-' ("dm", "loop", "nvme0n"); the whole name if that leaves
- * nothing.
+ * nothing.  The rest of @driver is zeroed, as io_trace_fill_rwbs() does.
  */
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk)
 {
@@ -249,7 +251,7 @@ void io_trace_driver_from_disk(char *driver, size_t len, const char *disk)
 		return;
 	n = min(n, len - 1);
 	memcpy(driver, disk, n);
-	driver[n] = '\0';
+	memset(driver + n, 0, len - n);
 }
 EXPORT_SYMBOL_GPL(io_trace_driver_from_disk);
 
@@ -263,7 +265,7 @@ EXPORT_SYMBOL_GPL(io_trace_driver_from_disk);
  * @bdev: the block device, or NULL when there is none ("<none>")
  *
  * Reads only what the block device holds for its whole life: safe in
- * hard-IRQ completion.
+ * hard-IRQ completion.  Both names are zero-padded to their sizes.
  */
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev)
@@ -272,17 +274,18 @@ void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 	const struct device *parent;
 
 	if (!bdev) {
-		strscpy(disk, io_trace_none, disk_len);
-		strscpy(driver, io_trace_none, driver_len);
+		strscpy_pad(disk, io_trace_none, disk_len);
+		strscpy_pad(driver, io_trace_none, driver_len);
 		return;
 	}
 	gd = bdev->bd_disk;
+	memset(disk, 0, disk_len);
 	snprintf(disk, disk_len, "%pg", bdev);
 	parent = disk_to_dev(gd)->parent;
 	if (parent && parent->driver)
-		strscpy(driver, parent->driver->name, driver_len);
+		strscpy_pad(driver, parent->driver->name, driver_len);
 	else if (gd->fops->owner)
-		strscpy(driver, module_name(gd->fops->owner), driver_len);
+		strscpy_pad(driver, module_name(gd->fops->owner), driver_len);
 	else
 		io_trace_driver_from_disk(driver, driver_len, gd->disk_name);
 }
@@ -519,7 +522,7 @@ static struct io_trace_bio *io_trace_unsnapshot(const struct bio *bio)
 void __io_trace_submit(struct bio *bio)
 {
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 	struct bio_vec bv;
 	bool task = in_task();
 	bool data, pageio;
@@ -787,7 +790,7 @@ void __io_trace_sleep(void)
 {
 	struct io_trace_wait *w = io_trace_current_wait();
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 
 	if (!w || w->fired)
 		return;
@@ -801,7 +804,7 @@ void __io_trace_sleep(void)
 void __io_trace_wait_end(struct io_trace_wait *w)
 {
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX];
+	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 
 	io_trace_unregister(io_trace_waits, &w->node);
 	if (w->fired && trace_wait_done_enabled()) {

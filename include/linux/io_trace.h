@@ -37,7 +37,10 @@ struct folio;
  * whose pages say nothing about it (direct I/O).  It applies to @bio, or
  * when @bio is NULL to every bio submitted to @bdev while it is set; @pos
  * is the file offset of the bio's first byte, or -1 when the offset is the
- * bio's sector on @bdev (block device files).
+ * bio's sector on @bdev (block device files).  Declare it __uninitialized:
+ * with CONFIG_INIT_STACK_ALL_ZERO the compiler would clear it at every
+ * call, even while no event is enabled; io_trace_hint_begin() sets what
+ * is read.
  */
 struct io_trace_hint {
 	struct hlist_node	node;
@@ -64,7 +67,8 @@ enum io_trace_wait_kind {
  * task sleeps in io_schedule() while it is registered, io:wait_done when
  * the site ends, so a wait that never sleeps fires neither.  A bio is
  * registered before it is submitted, so that its sector, size and device
- * are the ones it was submitted with.
+ * are the ones it was submitted with.  Declared __uninitialized, as
+ * struct io_trace_hint is.
  */
 struct io_trace_wait {
 	struct hlist_node	node;

@@ -48,8 +48,11 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # The io-trace suite: util-linux losetup (--direct-io).
 programs+=(/sbin/losetup)
-# The io-bpftrace suite: bpftrace, only in its guest (200 MiB of libraries).
-[[ " $suites " == *" io-bpftrace "* ]] && programs+=(/usr/bin/bpftrace)
+# The io-bpftrace suite and the io-trace benchmark: bpftrace, only in their
+# guests (200 MiB of libraries).
+bpftrace=0
+[[ " $suites " == *" io-bpftrace "* || " $suites " == *" bench/io-trace "* ]] && bpftrace=1
+((bpftrace)) && programs+=(/usr/bin/bpftrace)
 # iostat -x beside iotally report -x (demo and iotally suites).
 programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
@@ -91,7 +94,7 @@ for p in "${programs[@]}"; do
 done
 ln -s dmsetup "$root/usr/sbin/dmstats"
 # bpftrace parses its scripts' types with clang: the kernel's UAPI headers.
-if [[ " $suites " == *" io-bpftrace "* ]]; then
+if ((bpftrace)); then
 	for d in /usr/include/linux /usr/include/asm-generic /usr/include/x86_64-linux-gnu/asm; do
 		mkdir -p "$root$(dirname "$d")" && cp -a "$d" "$root$d"
 	done

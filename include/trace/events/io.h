@@ -55,9 +55,9 @@ DECLARE_EVENT_CLASS(io_class,
 				   __entry->fsdev = info->fsdev;
 				   __entry->ino = info->ino;
 				   __entry->offset = info->offset;
-				   strscpy(__entry->fstype,
-					   info->fstype ? info->fstype : "<none>",
-					   sizeof(__entry->fstype));
+				   strscpy_pad(__entry->fstype,
+					       info->fstype ? info->fstype : "<none>",
+					       sizeof(__entry->fstype));
 				   __entry->oflags = info->oflags;
 				   __assign_str(path);),
 		    TP_printk("%d,%d %s %llu + %u (%llu) flags=0x%x opf=0x%x disk=%s driver=%s end_io=%ps error=%d resid=%u fs=%d,%d fstype=%s ino=%llu off=%lld oflags=0x%x path=%s",

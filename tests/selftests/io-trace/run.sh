@@ -385,8 +385,10 @@ if command -v iotally >/dev/null; then
 	echo "# --- iotally snoop -W under the load (first lines) ---"
 	head -40 $T/snoop.load | sed 's/^/# /'
 fi
-echo "# --- the event format ---"
-sed 's/^/# /' $TR/events/io/start/format
+for e in start done wait_start wait_done; do
+	echo "# --- the format of io:$e ---"
+	sed 's/^/# /' $TR/events/io/$e/format
+done
 
 umount /mnt/a
 dmsetup remove iocrypt

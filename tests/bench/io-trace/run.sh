@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# io trace events benchmark, guest part (run by tests/bench/io-trace/host.sh
+# on two kernels built from the same tree and configuration but for
+# CONFIG_IO_TRACE_EVENTS: "noevents" without the io trace events, "events"
+# with them).
+#
+# fio 4k random reads, psync, direct, 2 jobs on null_blk, in two null_blk
+# modes: completion inline (submission and completion hooks, CPU-bound) and
+# by timer 20 us later (the tasks also sleep in io_schedule(), so the wait
+# hooks run and io:wait_start/io:wait_done fire). Rows:
+#   off        kernel "noevents": no hook compiled in
+#   disabled   kernel "events", no consumer: every hook is a static branch
+#   io-bt      kernel "events", bpftrace attached to all four io:* events,
+#              counting into maps (io-consumer.bt), printing nothing per I/O
+#   biosnoop-bt kernel "events", bpftrace's biosnoop.bt done the same way on
+#              the block layer's own tracepoints (biosnoop-tp.bt)
+# On "events" every round measures disabled, io-bt and biosnoop-bt, in an
+# order that turns around from round to round (A-B-C, C-B-A). One line per
+# measurement on the TAP stream:
+#   # BENCH kernel=K boot=B round=N row=R mode=M iops=X
+# and TAP checks that every measurement happened and that each consumer saw
+# the reads it was attached for (a consumer that saw nothing measured
+# nothing).
+#
+# Settings (/etc/iotally.conf, written by host.sh): BENCH_KERNEL (events or
+# noevents), BENCH_BOOT (the boot's number), BENCH_ROUNDS (3),
+# BENCH_RUNTIME (fio seconds, 2), BENCH_ROWS (the events kernel's rows, all
+# three by default).
+. ../../lib.sh
+. /etc/iotally.conf
+
+KERNEL=${BENCH_KERNEL:?host.sh names the kernel}
+BOOT=${BENCH_BOOT:-1}
+ROUNDS=${BENCH_ROUNDS:-3}
+RUNTIME=${BENCH_RUNTIME:-2}
+T=/tmp/bench-io-trace
+mkdir -p $T
+TR=/sys/kernel/tracing
+
+command -v fio >/dev/null || bail "fio is not in the guest"
+case $KERNEL in
+noevents)
+	[ ! -d $TR/events/io ] || bail "kernel noevents has the io trace events"
+	ROWS=off
+	;;
+events)
+	[ -d $TR/events/io ] || bail "kernel events has no io trace events"
+	command -v bpftrace >/dev/null || bail "bpftrace is not in the guest"
+	[ -d $TR/events/block/block_io_start ] || bail "no block:block_io_start tracepoint"
+	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt}
+	;;
+*) bail "unknown kernel $KERNEL" ;;
+esac
+
+# load_nullb MODE: one null_blk device, completing inline or by timer.
+load_nullb() {
+	[ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
+	case $1 in
+	inline) _irq="irqmode=0" ;;
+	timer) _irq="irqmode=2 completion_nsec=20000" ;;
+	esac
+	# shellcheck disable=SC2086
+	modprobe null_blk nr_devices=1 gb=4 queue_mode=2 submit_queues=2 $_irq ||
+		bail "cannot load null_blk ($1)"
+	[ -b /dev/nullb0 ] || bail "no /dev/nullb0"
+}
+
+# fio_run SECONDS: the reads; prints IOPS and the reads done
+fio_run() {
+	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
+		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
+		--time_based --runtime="$1" --minimal 2>/dev/null |
+		awk -F';' 'NR == 1 { printf "%d %d\n", $8, $6 / 4 }'
+}
+
+. ../../io-bpftrace/bt.sh
+
+# consumer_begin ROW / consumer_end ROW ROUND: the row's consumer around
+# both modes' measurements, and the check that it saw the reads.
+consumer_begin() {
+	case $1 in
+	io-bt) bt_start ./io-consumer.bt $T/bt.out $T/bt.err ;;
+	biosnoop-bt) bt_start ./biosnoop-tp.bt $T/bt.out $T/bt.err ;;
+	esac
+	reads=0
+}
+consumer_end() {
+	case $1 in
+	io-bt | biosnoop-bt)
+		bt_stop $T/bt.out
+		check_eq "$KERNEL $2 $1: bpftrace ended on SIGINT" 0 "$?"
+		check_eq "$KERNEL $2 $1: bpftrace ran cleanly" "" "$(grep -v '^Attaching' $T/bt.err)"
+		# @reads: the consumer's count of completed 4 KiB reads
+		_seen=$(sed -n 's/^@reads: //p' $T/bt.out)
+		check_cmp "$KERNEL $2 $1: the consumer saw the $reads reads fio did (saw ${_seen:-none})" \
+			-ge "${_seen:-0}" "$reads"
+		;;
+	esac
+	[ "$1" != io-bt ] || [ "$(cat $TR/events/io/start/enable)" = 0 ] ||
+		fail "$KERNEL $2 $1: io:start is still enabled after bpftrace" ""
+}
+
+# measure ROUND ROW MODE
+measure() {
+	load_nullb "$3"
+	fio_run 1 >/dev/null # warm-up, not measured
+	# shellcheck disable=SC2046 # IOPS and reads, two words
+	set -- "$1" "$2" "$3" $(fio_run "$RUNTIME")
+	if [ -n "${4:-}" ] && [ "$4" -gt 0 ]; then
+		echo "# BENCH kernel=$KERNEL boot=$BOOT round=$1 row=$2 mode=$3 iops=$4"
+		pass "$KERNEL round $1 $2 $3: $4 IOPS"
+		reads=$((reads + $5))
+	else
+		fail "$KERNEL round $1 $2 $3: fio measured nothing" "fio: ${4:-no output}"
+	fi
+}
+
+# The order of rows turns around every round.
+reverse() { for _w in "$@"; do _r="$_w ${_r:-}"; done; echo $_r; _r=; }
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	order=$ROWS
+	[ $((r % 2)) = 0 ] && order=$(reverse $ROWS)
+	for row in $order; do
+		consumer_begin "$row"
+		for mode in inline timer; do
+			measure $r "$row" $mode
+		done
+		consumer_end "$row" $r
+	done
+	r=$((r + 1))
+done
+rmmod null_blk
+tap_finish
