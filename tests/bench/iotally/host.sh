@@ -14,28 +14,12 @@
 # BENCH_REGIONS (10000), BENCH_RUNTIME (fio seconds before each report, 1),
 # BENCH_MEM (guest MB, 3072 on the patched kernel and 6144 on stock).
 set -euo pipefail
+# shellcheck source=tests/bench/kernels.sh
+. "$(dirname "$0")/../kernels.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-rounds=${BENCH_ROUNDS:-5}
-read -ra kernels <<<"${BENCH_KERNELS:-patched stock}"
-stage=$top/build/bench/iotally
-mkdir -p "$stage"
-
-make -C "$top" --no-print-directory tools >/dev/null
-"$top/scripts/test-helpers.sh"
-printf 'BENCH_ROUNDS=%s\nBENCH_REGIONS=%s\nBENCH_RUNTIME=%s\n' "$rounds" \
-	"${BENCH_REGIONS:-10000}" "${BENCH_RUNTIME:-1}" >"$stage/guest.conf"
-
-status=0
-for kernel in "${kernels[@]}"; do
-	case $kernel in
-	patched) make -C "$top" --no-print-directory kernel >/dev/null; mem=${BENCH_MEM:-3072} ;;
-	stock) mem=${BENCH_MEM:-6144} ;;
-	*) echo "bench iotally: unknown kernel '$kernel' (patched or stock)" >&2; exit 1 ;;
-	esac
-	"$top/tests/vm/run.sh" --kernel "$kernel" --name "bench-iotally-$kernel" --mem "$mem" \
-		--timeout 2400 --guest-config "$stage/guest.conf" --suite bench/iotally || status=$?
-done
+bench_kernels_setup iotally "BENCH_REGIONS=${BENCH_REGIONS:-10000}
+BENCH_RUNTIME=${BENCH_RUNTIME:-1}"
+bench_kernels_boot iotally 2400
 
 # Google Benchmark's CSV: name,iterations,real_time,cpu_time,time_unit,
 # bytes_per_second,items_per_second,... (items are @stats_print lines).
@@ -44,11 +28,7 @@ done
 	>"$stage/parse.csv" 2>/dev/null || status=1
 
 {
-	for kernel in "${kernels[@]}"; do
-		awk -v rounds="$rounds" -v kernel="$kernel" -f "$top/tests/bench/lib.awk" \
-			-f "$top/tests/bench/iotally/report.awk" "$top/build/logs/bench-iotally-$kernel/tap.log"
-		echo
-	done
+	bench_kernels_report iotally
 	echo "host parse rate of @stats_print replies (Google Benchmark, median of 5)"
 	awk -F, '$1 ~ /_median"?$/ {
 		gsub(/"/, "", $1); sub(/_median$/, "", $1)

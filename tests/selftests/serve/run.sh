@@ -12,7 +12,8 @@
 #     within 10 %, for both jobs;
 #   - histogram_quantile(0.99, rate(..._bucket[20s])) falls in the bucket
 #     the delay puts the writes in.
-# Then the faults: port in use, no permission, a device removed, SIGTERM.
+# Then the faults: port in use, no permission, a named device that cannot be
+# read, a region deleted and a device removed between scrapes, SIGTERM.
 . ../lib.sh
 . ../dm-stats/common.sh
 
@@ -187,14 +188,35 @@ run /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all 
 echo "# not root: exit $rc: $err"
 check_match "without root a one-line error and exit 4" "^4:iotally: permission denied.*CAP_SYS_ADMIN" \
 	"$rc:$err"
+run timeout 20 iotally serve nosuch --listen 127.0.0.1:9864
+echo "# a device that cannot be read at start: exit $rc: $err"
+check_eq "a named device that cannot be read is one line at start, exit 3" \
+	"3:iotally: nosuch: no such device" "$rc:$err"
 dmsetup create --noudevsync gone --table "0 1024 linear /dev/ram0 0" || bail "cannot create gone"
-iotally create gone >/dev/null || bail "cannot create a region on gone"
+kept=$(iotally create gone --start 0 --length 512) || bail "cannot create a region on gone"
+deleted=$(iotally create gone --start 512 --length 512) || bail "cannot create a region on gone"
 iotally serve --listen 127.0.0.1:9865 2>/tmp/all.err &
 all_pid=$!
 wait_for 30 fetch /-/healthy 9865 || fail "serve of every device starts" "$(cat /tmp/all.err)"
-check_match "a device with regions is scraped" 'dm_name="gone"' "$(fetch /metrics 9865)"
+check_eq "a device with regions is scraped, each region" 2 \
+	"$(fetch /metrics 9865 | grep -c '^iotally_region_writes_completed_total{.*dm_name="gone"')"
+# A region deleted by another tool between two scrapes: left out, no error.
+# series TEXT REGION: the writes series of that region of gone in a scrape
+series() {
+	printf '%s\n' "$1" | grep -c "^iotally_region_writes_completed_total{.*dm_name=\"gone\",.*region_id=\"$2\""
+}
+dmsetup message gone 0 @stats_delete "$deleted"
+scrape=$(fetch /metrics 9865)
+errors=$(printf '%s\n' "$scrape" | grep '^iotally_scrape_errors_total')
+echo "# region $deleted of gone deleted: $(series "$scrape" "$deleted") series of it," \
+	"$(series "$scrape" "$kept") of region $kept, $errors"
+check_eq "a deleted region is left out, the other stays, no error counted" \
+	"0:1:iotally_scrape_errors_total 0" \
+	"$(series "$scrape" "$deleted"):$(series "$scrape" "$kept"):$errors"
 dmsetup remove --noudevsync gone
 scrape=$(fetch /metrics 9865)
+echo "# device gone removed: $(printf '%s\n' "$scrape" | grep -c 'dm_name="gone"') series of it," \
+	"$(printf '%s\n' "$scrape" | grep '^iotally_scrape_errors_total'), /-/healthy: $(fetch /-/healthy 9865)"
 check_eq "a removed device is left out, the server goes on" "0:ok" \
 	"$(printf '%s\n' "$scrape" | grep -c 'dm_name="gone"'):$(fetch /-/healthy 9865 | tr -d '\n' | tr OK ok)"
 kill -TERM "$all_pid"

@@ -5,6 +5,7 @@
 #include <linux/dm-ioctl.h>
 #include <sys/ioctl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -14,7 +15,10 @@ namespace iotally::detail {
 
 namespace {
 
-constexpr std::size_t min_buffer = 16 * 1024;
+// Room for the header and a one-area @stats_print reply with a histogram.
+constexpr std::size_t min_buffer = 2048;
+// Messages whose size is remembered: a hint, forgotten all at once when full.
+constexpr std::size_t max_remembered = 16384;
 
 }  // namespace
 
@@ -25,11 +29,10 @@ bool MessageChannel::open() {
 }
 
 MessageChannel::Result MessageChannel::send(const std::string& device, const std::string& text) {
-    const std::string verb = text.substr(0, text.find(' '));
-    std::size_t& size = sizes_.try_emplace(verb, min_buffer).first->second;
     const std::size_t need = sizeof(dm_ioctl) + sizeof(dm_target_msg) + text.size() + 1;
-    if (size < need)
-        size = need;
+    const auto known = sizes_.find(text);
+    const std::size_t start = std::max(known != sizes_.end() ? known->second : min_buffer, need);
+    std::size_t size = start;
     for (;;) {
         std::vector<std::uint64_t> words((size + 7) / 8, 0);  // dm_ioctl is 8-byte aligned
         auto* base = reinterpret_cast<char*>(words.data());
@@ -46,6 +49,11 @@ MessageChannel::Result MessageChannel::send(const std::string& device, const std
         if (io->flags & DM_BUFFER_FULL_FLAG) {
             size *= 2;
             continue;
+        }
+        if (size != start) {
+            if (sizes_.size() >= max_remembered)
+                sizes_.clear();
+            sizes_.insert_or_assign(text, size);
         }
         Result r;
         if ((io->flags & DM_DATA_OUT_FLAG) && io->data_start < io->data_size)

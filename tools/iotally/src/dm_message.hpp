@@ -10,11 +10,15 @@
 
 namespace iotally::detail {
 
-// Sends target messages with a buffer sized per message verb. libdevmapper
-// keeps one process-wide ioctl buffer size that only grows: after one large
-// reply (the @stats_list of 10,000 regions needs 512 KiB) every later ioctl
-// of the process would copy that much into and out of the kernel, once per
-// @stats_print. Here each verb starts from the size its replies needed.
+// Sends target messages with an ioctl buffer no larger than their replies
+// need. The kernel allocates and copies in the whole buffer on every ioctl:
+// in the emulated test guest 1,000 @stats_print of one-area regions took
+// 0.29 s with dmsetup's 16 KiB buffer and 0.03 s with 1 KiB. libdevmapper
+// keeps one process-wide size that only grows, so after one large reply
+// (the @stats_list of 10,000 regions needs 512 KiB) every later ioctl copies
+// that much. Here a message starts small and only a message whose reply did
+// not fit (a long @stats_list, a region of many areas) is remembered, by its
+// text, with the size it needed.
 class MessageChannel {
   public:
     struct Result {
@@ -28,6 +32,7 @@ class MessageChannel {
 
   private:
     FileDescriptor control_;
+    // Sizes of the messages whose replies outgrew the starting size.
     std::map<std::string, std::size_t, std::less<>> sizes_;
 };
 
