@@ -13,7 +13,9 @@
  *                        block layer's own accounting counts them (bios
  *                        that arrived while it was stopped are not timed)
  *   pending              range: bios in flight on the device when one
- *                        starts, itself included
+ *                        starts, itself included (bios whose accounting
+ *                        started while it ran; one shared counter, so no
+ *                        bio ever sums per-CPU counters)
  *   throughput           history, mode products: bytes completed per
  *                        second, the last 60 seconds
  *
@@ -26,6 +28,7 @@
  */
 #define DM_MSG_PREFIX "statistic"
 
+#include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/device-mapper.h>
 #include <linux/err.h>
@@ -53,6 +56,8 @@
  * @latencies: latencies, indexed by bio_data_dir()
  * @pending: bios in flight when one starts
  * @throughput: bytes completed per period
+ * @in_flight: bios counted by @pending whose accounting has not ended;
+ *	touched only while @pending runs (and by the bios it counted)
  */
 struct dm_statistic {
 	struct statistic_interface *iface;
@@ -60,6 +65,7 @@ struct dm_statistic {
 	struct statistic *latencies[2];
 	struct statistic *pending;
 	struct statistic *throughput;
+	atomic_long_t in_flight;
 };
 
 /*
@@ -179,16 +185,6 @@ void dm_statistic_remove(struct mapped_device *md)
 	kfree(s);
 }
 
-static unsigned long dms_in_flight(struct mapped_device *md)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(md->pending_io, cpu);
-	return sum;
-}
-
 /**
  * dm_statistic_io_begin() - note the arrival of a bio
  * @io: its new dm_io
@@ -200,6 +196,7 @@ void dm_statistic_io_begin(struct dm_io *io)
 	struct dm_statistic *s = io->md->statistic;
 
 	io->statistic_start_ns = 0;
+	io->statistic_in_flight = false;
 	if (s && statistic_running(s->latencies[bio_data_dir(io->orig_bio)]))
 		io->statistic_start_ns = ktime_get_ns();
 }
@@ -224,9 +221,16 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
 		return;
 	if (!end) {
 		statistic_inc(s->sizes[dir], bytes);
-		if (statistic_running(s->pending))
-			statistic_inc(s->pending, dms_in_flight(io->md));
+		if (statistic_running(s->pending)) {
+			io->statistic_in_flight = true;
+			statistic_inc(s->pending,
+				      atomic_long_inc_return(&s->in_flight));
+		}
 		return;
+	}
+	if (io->statistic_in_flight) {
+		io->statistic_in_flight = false;
+		atomic_long_dec(&s->in_flight);
 	}
 	start = io->statistic_start_ns;
 	if (start)
