@@ -13,6 +13,7 @@
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
 #include "iotally/snapshot.hpp"
+#include "select_options.hpp"
 
 namespace iotally::cli {
 
@@ -28,16 +29,9 @@ void register_export(Registry& r) {
         "export", "All regions and histograms as OpenMetrics or Prometheus text, once");
     sub->add_option("devices", a->devices, "dm devices, by dm or kernel name (default: all)")
         ->type_name("[DEVICE...]");
-    sub->add_option("--select", a->select.exprs,
-                    "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
-                    "(repeatable)")
-        ->type_name("EXPR");
-    sub->add_option("--select-mode", a->select.mode,
-                    "add, only, remove or add-only (devstat; default: only when anything is "
-                    "named, else add)")
-        ->type_name("MODE");
-    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
-        ->type_name("N");
+    add_select_options(
+        *sub, a->select,
+        "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV (repeatable)");
     auto* om = sub->add_flag("--openmetrics", a->openmetrics,
                              "OpenMetrics 1.0 text (default on standard output)");
     sub->add_flag("--prometheus", a->prometheus,

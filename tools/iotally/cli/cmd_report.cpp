@@ -13,6 +13,7 @@
 #include "iotally/report.hpp"
 #include "output.hpp"
 #include "report_writer.hpp"
+#include "select_options.hpp"
 
 namespace iotally::cli {
 namespace {
@@ -213,16 +214,9 @@ void register_report(Registry& r) {
         ->type_name("FIELDS");
     sub->add_option("--sort", a->sort, "Sort rows by this field, largest first")
         ->type_name("FIELD");
-    sub->add_option("--select", a->select.exprs,
-                    "Devices matching EXPR: name=GLOB,target=TYPE,driver=GLOB,uuid=PREFIX,"
-                    "lv=VG/LV (repeatable)")
-        ->type_name("EXPR");
-    sub->add_option("--select-mode", a->select.mode,
-                    "add, only, remove or add-only (devstat; default: only when anything is "
-                    "named, else add)")
-        ->type_name("MODE");
-    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
-        ->type_name("N");
+    add_select_options(*sub, a->select,
+                       "Devices matching EXPR: "
+                       "name=GLOB,target=TYPE,driver=GLOB,uuid=PREFIX,lv=VG/LV (repeatable)");
     sub->add_option("--top", a->select.top, "The N busiest devices, busiest first (perf_select)")
         ->type_name("N");
     sub->add_option("--level", a->level,

@@ -18,6 +18,7 @@
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
 #include "iotally/http_server.hpp"
+#include "select_options.hpp"
 
 namespace iotally::cli {
 namespace {
@@ -107,16 +108,9 @@ void register_serve(Registry& r) {
         ->capture_default_str();
     sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
         ->type_name("ID");
-    sub->add_option("--select", a->select.exprs,
-                    "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
-                    "(repeatable; chosen again at every scrape)")
-        ->type_name("EXPR");
-    sub->add_option("--select-mode", a->select.mode,
-                    "add, only, remove or add-only (devstat; default: only when anything is "
-                    "named, else add)")
-        ->type_name("MODE");
-    sub->add_option("--max", a->select.max, "At most N devices (devstat's maxshowdevs)")
-        ->type_name("N");
+    add_select_options(*sub, a->select,
+                       "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
+                       "(repeatable; chosen again at every scrape)");
     sub->add_flag("--areas", a->areas, "One series per area instead of per region");
     auto* textfile = sub->add_option("--textfile", a->textfile,
                                      "Write text 0.0.4 into this node_exporter textfile "
