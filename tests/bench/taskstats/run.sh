@@ -59,18 +59,8 @@ acct() {
 	[ "$(cat $PARAM)" = $_want ] || bail "cannot switch the accounting $1"
 }
 
-# load_nullb MODE: one null_blk device, completing inline or by timer.
-load_nullb() {
-	[ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
-	case $1 in
-	inline) _irq="irqmode=0" ;;
-	timer) _irq="irqmode=2 completion_nsec=20000" ;;
-	esac
-	# shellcheck disable=SC2086
-	modprobe null_blk nr_devices=1 gb=4 queue_mode=2 submit_queues=2 $_irq ||
-		bail "cannot load null_blk ($1)"
-	[ -b /dev/nullb0 ] || bail "no /dev/nullb0"
-}
+# load_nullb MODE
+. ../nullb.sh
 
 fio_iops() {
 	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
