@@ -15,3 +15,11 @@ load_nullb() {
 		bail "cannot load null_blk ($1)"
 	[ -b /dev/nullb0 ] || bail "no /dev/nullb0"
 }
+
+# nullb_randread SECONDS: fio's --minimal line for 4 KiB random direct reads
+# of /dev/nullb0, 2 jobs.
+nullb_randread() {
+	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
+		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
+		--time_based --runtime="$1" --minimal 2>/dev/null
+}

@@ -54,14 +54,12 @@ events)
 *) bail "unknown kernel $KERNEL" ;;
 esac
 
-# load_nullb MODE
+# load_nullb MODE, nullb_randread SECONDS
 . ../nullb.sh
 
 # fio_run SECONDS: the reads; prints IOPS and the reads done
 fio_run() {
-	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
-		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
-		--time_based --runtime="$1" --minimal 2>/dev/null |
+	nullb_randread "$1" |
 		awk -F';' 'NR == 1 { printf "%d %d\n", $8, $6 / 4 }'
 }
 

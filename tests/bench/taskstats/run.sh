@@ -59,13 +59,11 @@ acct() {
 	[ "$(cat $PARAM)" = $_want ] || bail "cannot switch the accounting $1"
 }
 
-# load_nullb MODE
+# load_nullb MODE, nullb_randread SECONDS
 . ../nullb.sh
 
 fio_iops() {
-	fio --name=bench --filename=/dev/nullb0 --ioengine=psync --direct=1 \
-		--rw=randread --bs=4k --numjobs=2 --group_reporting --norandommap \
-		--time_based --runtime="$1" --minimal 2>/dev/null |
+	nullb_randread "$1" |
 		awk -F';' 'NR == 1 { printf "%d\n", $8 }'
 }
 
