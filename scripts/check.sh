@@ -26,6 +26,17 @@ export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0 total_skip=0
 summary=()
+# Each failed test's line, repeated above the last line: a CI log shown
+# only by its tail still names what failed.
+failures=()
+
+# failed LINE...: remember failed tests' lines for the summary
+failed() {
+	local line
+	for line in "$@"; do
+		[[ -n $line ]] && failures+=("$line")
+	done
+}
 
 # record PART PASS FAIL SKIP
 record() {
@@ -42,6 +53,7 @@ step() {
 		return 0
 	fi
 	echo "not ok - $name failed; last lines of build/logs/$name.log:"
+	failed "not ok - $name failed (build/logs/$name.log)"
 	tail -n 30 "$logs/$name.log" | sed 's/^/    /'
 	record "$name" 0 1 0
 	return 1
@@ -55,10 +67,11 @@ ctest_part() {
 		"$dir" -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" || return 0
 	echo "=== $name"
 	ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" >"$logs/$name.log" 2>&1
-	local rc=$? line p f
+	local rc=$? line p f lines
 	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$logs/$name.log" | tail -n 1)
 	if [[ -z $line ]]; then
 		echo "not ok - $name: no ctest summary (rc=$rc)"
+		failed "not ok - $name: no ctest summary (rc=$rc)"
 		tail -n 20 "$logs/$name.log" | sed 's/^/    /'
 		record "$name" 0 1 0
 		return 0
@@ -66,6 +79,9 @@ ctest_part() {
 	f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
 	p=$(($(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line") - f))
 	((f > 0 || rc != 0)) && grep -E '^\s*[0-9]+ - |Failed|\*\*\*' "$logs/$name.log" | tail -n 20
+	mapfile -t lines < <(grep -E '^\s*[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception)' \
+		"$logs/$name.log" | sed -E "s/^\s*/not ok - $name: /")
+	failed "${lines[@]}"
 	((rc != 0 && f == 0)) && f=1
 	record "$name" "$p" "$f" 0
 }
@@ -77,12 +93,15 @@ guest() {
 
 # guest_with RUNNER NAME ARGS...: a guest runner that ends with "RESULT p f s".
 guest_with() {
-	local runner=$1 name=$2 line
+	local runner=$1 name=$2 line lines
 	shift 2
 	echo "=== guest $name"
 	"$runner" --name "$name" "$@" 2>&1 | tee "$logs/guest-$name.out" | grep -v '^RESULT '
 	line=$(grep '^RESULT ' "$logs/guest-$name.out" | tail -n 1)
+	mapfile -t lines < <(grep -E '^(not ok |[^ ]+: not ok )' "$logs/guest-$name.out")
+	failed "${lines[@]}"
 	if [[ -z $line ]]; then
+		failed "not ok - guest $name: no RESULT line"
 		record "guest-$name" 0 1 0
 	else
 		read -r _ p f s <<<"$line"
@@ -96,11 +115,13 @@ tap_part() {
 	shift
 	echo "=== $name"
 	"$@" >"$logs/$name.log" 2>&1
-	local rc=$?
+	local rc=$? lines
 	p=$(grep -c '^ok ' "$logs/$name.log")
 	f=$(grep -c '^not ok ' "$logs/$name.log")
 	grep -A 40 '^not ok ' "$logs/$name.log" | head -n 80
-	((rc != 0 && f == 0)) && f=1
+	mapfile -t lines < <(grep '^not ok ' "$logs/$name.log" | sed "s/^/$name: /")
+	failed "${lines[@]}"
+	((rc != 0 && f == 0)) && f=1 && failed "not ok - $name: exited with rc=$rc"
 	record "$name" "$p" "$f" 0
 }
 
@@ -191,6 +212,11 @@ fi
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
+if ((${#failures[@]} > 0)); then
+	echo "=== failed tests (${#failures[@]}; details above and in build/logs)"
+	printf '%s\n' "${failures[@]:0:12}" | cut -c1-160
+	((${#failures[@]} > 12)) && echo "... and $((${#failures[@]} - 12)) more"
+fi
 if ((total_skip > 0)); then
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 else

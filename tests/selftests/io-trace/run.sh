@@ -42,11 +42,16 @@ KEY=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 dmsetup create --noudevsync iocrypt \
 	--table "0 $CRYPT_SECTORS crypt aes-xts-plain64 $KEY 0 $NULLB $FS_SECTORS" ||
 	bail "dm-crypt"
-/sbin/mke2fs -q -F -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
-# No I/O but the tests' own: no periodic writeback, no journal commit timer
-# (an I/O in flight when a phase stops tracing would have no io:done).
+# No I/O but the tests' own: inode tables and journal zeroed now, not by
+# ext4lazyinit later; no periodic writeback, no journal commit timer, no
+# block bitmaps read ahead after mount (an io:done of a bio whose io:start
+# came before a phase began tracing, or an io:start whose io:done comes
+# after it ended, would not pair).
+/sbin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/iofs ||
+	bail "mkfs.ext4"
 echo 0 >/proc/sys/vm/dirty_writeback_centisecs
-mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount ext4"
+EXT4_OPTS=commit=600,no_prefetch_block_bitmaps
+mount -t ext4 -o $EXT4_OPTS /dev/mapper/iofs /mnt/a || bail "mount ext4"
 mkdir -p /mnt/a/dir
 
 # devno NAME: the "major,minor" of /sys/block/NAME, as the events print it
@@ -65,14 +70,27 @@ echo 16384 >$INST/buffer_size_kb
 # before the events are enabled: an io:start that fires once they are is
 # then always in the buffer, and so is the io:done that pairs with it (a
 # bio that started earlier, while they were off, fires no io:done).
+# io:start goes first: a bio submitted while another io event but not
+# io:start was on would fire an io:done with no io:start.
 trace_begin() {
 	echo 0 >$INST/tracing_on
 	echo >$INST/trace
 	echo 1 >$INST/tracing_on
+	echo 1 >$INST/events/io/start/enable
 	echo 1 >$INST/events/io/enable
 }
-# trace_end NAME: every event since trace_begin in $T/NAME (events.awk)
+# idle: wait (10 s at most) until no block device has I/O in flight
+idle() {
+	_i=0
+	while [ $_i -lt 100 ] && grep -qv '^ *0 *0$' /sys/block/*/inflight; do
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+}
+# trace_end NAME: every event since trace_begin in $T/NAME (events.awk),
+# once what the phase started has completed
 trace_end() {
+	idle
 	echo 0 >$INST/tracing_on
 	echo 0 >$INST/events/io/enable
 	awk -f ./events.awk $INST/trace >$T/$1
@@ -195,7 +213,7 @@ check_eq "O_DIRECT: dd waits for its read and its write, named, after their io:s
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
 umount /mnt/a || bail "umount"
-mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount again"
+mount -t ext4 -o $EXT4_OPTS /dev/mapper/iofs /mnt/a || bail "mount again"
 trace_begin
 ls -l /mnt/a/dir >/dev/null
 trace_end metadata
