@@ -23,9 +23,22 @@ for s in 1024 1088 1152 1216 1280; do
 		seek=$((s * 512)) oflag=direct,seek_bytes
 done
 
+# check_held NAME HISTOGRAM: of the 15 I/Os held 20 ms, none measured 1 s
+# or more, and three quarters or more from 5 ms. dm-delay counts its hold
+# in jiffies: a guest whose jiffies lag on a busy host and then catch up
+# at once releases a bio early by the clock, on either engine (once: 1 of
+# 15 under 5 ms, at a host load of 19). Timed from the remap, all 15
+# would be under 5 ms.
+check_held() {
+	check_eq "$1: 15 I/Os in the histogram, none at 1 s or more" "15 0" \
+		"$(echo "$2" | awk -F: '{ print $1 + $2 + $3, $3 }')"
+	check_cmp "$1: 3/4 of the 20 ms I/Os or more measured from 5 ms" -ge \
+		"$(echo "$2" | awk -F: '{ print $2 + 0 }')" 12
+}
+
 line=$(dmsetup message "$DLY" 0 @stats_print "$jr")
 check_eq "dm-delay: 10 reads and 5 writes counted" "10 0 80 5 0 40 0" "$(counters "$line")"
-check_eq "dm-delay: every 20 ms I/O lands between 5 ms and 1 s" "0:15:0" "$(field "$line" 15)"
+check_held "dm-delay" "$(field "$line" 15)"
 check_cmp "dm-delay: read ticks (ms) include the delay: >= 10 x 5 ms" -ge "$(field "$line" 5)" 50
 check_cmp "dm-delay: read ticks (ms) below 10 s" -lt "$(field "$line" 5)" 10000
 check_cmp "dm-delay: write ticks (ms) include the delay: >= 5 x 5 ms" -ge "$(field "$line" 9)" 25
@@ -35,7 +48,7 @@ check_cmp "dm-delay: time_in_queue (ms) runs from the remap" -lt "$(field "$line
 
 line=$(dmsetup message "$DLY" 0 @stats_print "$nr")
 check_eq "dm-delay precise: same counts" "10 0 80 5 0 40 0" "$(counters "$line")"
-check_eq "dm-delay precise: every I/O lands between 5 ms and 1 s" "0:15:0" "$(field "$line" 15)"
+check_held "dm-delay precise" "$(field "$line" 15)"
 check_cmp "dm-delay precise: read ticks (ns) >= 10 x 5 ms" -ge "$(field "$line" 5)" 50000000
 check_cmp "dm-delay precise: read ticks (ns) below 10 s" -lt "$(field "$line" 5)" 10000000000
 check_cmp "dm-delay precise: write ticks (ns) >= 5 x 5 ms" -ge "$(field "$line" 9)" 25000000
