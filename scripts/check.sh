@@ -172,9 +172,10 @@ if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 		$(scripts/guest-suites.sh ourdm)
 	fuzz_guests+=("$logs/stock-ourdm")
 	# the same engine with 255 possible CPUs (2 online): every target's
-	# counters and times with folds over 255 CPUs' blocks (1 CPU-minute)
+	# counters and times with folds over 255 CPUs' blocks, and the engine's
+	# memory per region at N = 255 (2.5 minutes, most of it the boot)
 	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
-		--suite dm-stats-targets
+		--suite dm-stats-targets --suite dm-stats-engine
 fi
 
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
