@@ -103,8 +103,7 @@ dmsetup remove --noudevsync "$SLOW"
 # 32 bytes more per CPU than stock (a whole cache line for the counters),
 # so the ratio rises with N towards 136/104; past 255 the check claims only
 # that ours costs less than stock's (the model's crossover is N = 2,040).
-ncpus=$(tr ',' '\n' </sys/devices/system/cpu/possible |
-	awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }')
+ncpus=$(possible_cpus)
 region_max=$((1024 + 160 * ncpus))
 region_stock=$((65784 + 104 * ncpus))
 if [ "$ncpus" -le 16 ]; then
@@ -149,7 +148,7 @@ check_eq "and leaves nothing behind" "$base " "$(cat $PARAM) $(msg "$VOL" @stats
 # follows N (about 4,000 there). Creating them cannot then fail with ENOMEM
 # unless the engine passes its bound, which fails the checks anyway.
 mem_kb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)
-nreg=$((mem_kb * 1024 / 4 * 3 / 4 / region_max))
+nreg=$((mem_kb * 1024 * 3 / 16 / region_max))
 [ $nreg -gt 10000 ] && nreg=10000
 last=$((nreg - 1))
 mid=$((nreg / 2))
