@@ -178,7 +178,7 @@ if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 	fuzz_guests+=("$logs/stock-ourdm")
 	# the same engine with 255 possible CPUs (2 online): every target's
 	# counters and times with folds over 255 CPUs' blocks, and the engine's
-	# memory per region at N = 255 (2.5 minutes, most of it the boot)
+	# memory per region at N = 255 (2 minutes, most of it the boot)
 	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
 		--suite dm-stats-targets --suite dm-stats-engine
 fi
