@@ -173,6 +173,11 @@ if step kernel-debug-build make -s kernel DEBUG=1; then
 	# shellcheck disable=SC2046
 	guest kasan --kernel patched --debug --timeout 1800 --mem 5632 --kunit-suites "$kunit_suites" \
 		$(scripts/guest-suites.sh debug)
+	# with 64 possible CPUs (2 online): KUnit, and removing a device with
+	# 1 GiB of counters in 64 per-CPU blocks raises no soft lockup or RCU
+	# stall (1.5 minutes)
+	guest kasan-cpus64 --kernel patched --debug --timeout 1800 --mem 5632 --maxcpus 64 \
+		--kunit-suites "$kunit_suites" --suite dm-stats-remove
 fi
 
 # The generic statistics layer and its sample, out of tree for the stock
@@ -193,9 +198,10 @@ if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
 		$(scripts/guest-suites.sh ourdm)
 	fuzz_guests+=("$logs/stock-ourdm")
 	# the same engine with 255 possible CPUs (2 online): every target's
-	# counters and times with folds over 255 CPUs' blocks (1 CPU-minute)
+	# counters and times with folds over 255 CPUs' blocks, and the engine's
+	# memory per region at N = 255 (2 minutes, most of it the boot)
 	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
-		--suite dm-stats-targets
+		--suite dm-stats-targets --suite dm-stats-engine
 fi
 
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against

@@ -120,6 +120,13 @@ check_fails() {
 	esac
 }
 
+# possible_cpus: how many CPUs the kernel counts as possible (the CPUs
+# per-CPU memory is kept for), from /sys/devices/system/cpu/possible.
+possible_cpus() {
+	tr ',' '\n' </sys/devices/system/cpu/possible |
+		awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'
+}
+
 # bail REASON: the suite cannot go on.
 bail() {
 	echo "Bail out! $*"
