@@ -112,7 +112,12 @@ if [[ -n $maxcpus ]]; then
 	accel=tcg,thread=single
 	# no_timer_check: with many vCPUs on a loaded host, the IO-APIC timer
 	# check panicked 2 of 4 boots ("IO-APIC + timer doesn't work!")
-	append+=" maxcpus=$QEMU_CPUS no_timer_check"
+	# watchdog_thresh=60 while booting: as the kernel poisons its freed
+	# init text (kernel_init -> free_reserved_area), TCG drops what it
+	# translated of each page on every vCPU; with 255 of them that took
+	# 7-13 s on a quiet host and 26 s, a soft lockup, on a loaded one.
+	# The guest's init restores the default 10 s before any test.
+	append+=" maxcpus=$QEMU_CPUS no_timer_check watchdog_thresh=60"
 	((maxcpus > 255)) && machine_args=(-machine q35)
 fi
 boot() {
