@@ -23,10 +23,16 @@ device_cost 200 || bail "cannot create and remove 200 dm-linear devices"
 [ -f "$STATISTIC_PARAMS/current_allocated_bytes" ] ||
 	bail "no $STATISTIC_PARAMS/current_allocated_bytes"
 check_eq "200 devices, all stopped: an interface each" 200 "$_dirs"
-check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
-check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
-	-lt "$cost_percpu" 200
+# KASAN keeps freed objects in a quarantine it empties megabytes at a time:
+# there, /proc/meminfo's Slab and Percpu deltas over batches of 20 devices
+# are noise (once -3,911 B of Slab and 245 B of Percpu per device), so
+# only the traced per-CPU allocations, exact on any kernel, are checked.
+if ! dmesg | grep -q KernelAddressSanitizer; then
+	check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
+	check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
+		-lt "$cost_percpu" 200
+fi
 check_cmp "stopped statistics: per-CPU memory allocated per device < 200 B (tracepoints)" \
 	-lt "$cost_percpu_alloc" 200
 
