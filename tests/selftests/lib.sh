@@ -127,6 +127,10 @@ possible_cpus() {
 		awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'
 }
 
+# kasan_kernel: whether the running kernel was built with KASAN (slower
+# code, and freed memory held in a quarantine)
+kasan_kernel() { dmesg | grep -q KernelAddressSanitizer; }
+
 # bail REASON: the suite cannot go on.
 bail() {
 	echo "Bail out! $*"

@@ -30,7 +30,7 @@ DD=/usr/bin/dd
 [ -d $TR/events/io ] || bail "no io trace events in $TR"
 COMPLETION_NS=3000000
 # KASAN makes the code between a submission and its wait several times slower
-dmesg | grep -q KernelAddressSanitizer && COMPLETION_NS=20000000
+kasan_kernel && COMPLETION_NS=20000000
 modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
 	completion_nsec=$COMPLETION_NS max_sectors=64 submit_queues=1 || bail "modprobe null_blk"
 NULLB=/dev/nullb0

@@ -124,7 +124,7 @@ snapshot() { echo "$(meminfo_bytes Slab) $(meminfo_bytes Percpu) $(layer_bytes)"
 # whole populated pages), and each batch's growth counts for its set.
 device_cost() {
 	_count=$1
-	cost_cpus=$(awk -F'[-,]' '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
+	cost_cpus=$(possible_cpus)
 	_batch=$((_count / 10))
 	_off_slab=0 _off_pcpu=0 _on_slab=0 _on_pcpu=0 _on_layer=0 _mode=ab
 	_off_alloc=0 _on_alloc=0 _traced=yes

@@ -28,7 +28,7 @@ check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_
 # there, /proc/meminfo's Slab and Percpu deltas over batches of 20 devices
 # are noise (once -3,911 B of Slab and 245 B of Percpu per device), so
 # only the traced per-CPU allocations, exact on any kernel, are checked.
-if ! dmesg | grep -q KernelAddressSanitizer; then
+if ! kasan_kernel; then
 	check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 	check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
 		-lt "$cost_percpu" 200
