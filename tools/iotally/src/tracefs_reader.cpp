@@ -106,6 +106,13 @@ struct TraceReader::Instance {
             return c;
         if (auto it = comms.find(pid); it != comms.end())
             return it->second;
+        // A task that started after the handle was made: the kernel has
+        // saved its name if it ran while tracing, even if it has exited.
+        if (tracefs_load_cmdlines(nullptr, t) == 0) {
+            c = tep_data_comm_from_pid(t, pid);
+            if (c && std::strcmp(c, "<...>") != 0)
+                return comms[pid] = c;
+        }
         std::ifstream f(fmt::format("/proc/{}/comm", pid));
         std::string name;
         if (!std::getline(f, name))
