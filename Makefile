@@ -7,7 +7,7 @@
 #   make kernel     the patched kernel (DEBUG=1: the KASAN flavour)
 #   make kunit      our KUnit suites under UML (quick loop; make check runs them in the guest)
 #   make modules    dm-mod.ko (our engine) and statistic.ko for the stock kernel
-#   make tools      libiotally and the iotally CLI (CMake)
+#   make tools      libiotally and the iotally CLI (CMake Release, warnings as errors)
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
 #   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
 #   make demo       boot the patched kernel and watch iotally report live I/O
@@ -59,7 +59,7 @@ modules: tree
 
 tools: deps
 	@if [ -f tools/iotally/CMakeLists.txt ]; then \
-		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=Release -DIOTALLY_WERROR=ON \
 			-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache && \
 		cmake --build $(BUILD)/tools -j$$(nproc); \
 	else echo "tools: tools/iotally is not in this tree yet"; fi

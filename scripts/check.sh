@@ -3,7 +3,8 @@
 #
 # make check: every test iotally has, ending with one line "N passed, N failed".
 #
-#   1. user space: ctest (default build, ASan+UBSan build, libFuzzer runs)
+#   1. user space: ctest (GCC Release build, clang ASan+UBSan build, libFuzzer
+#      runs), every build with warnings as errors; the docs name no build path
 #   2. the patched kernel: KUnit at boot and the guest suites, then its
 #      KASAN + lockdep build: KUnit and the concurrency suites
 #   3. the stock Debian kernel: the guest suites
@@ -137,11 +138,17 @@ kunit_suites=$(scripts/kunit-suite-count.sh)
 
 # 1. user space
 if [[ -f tools/iotally/CMakeLists.txt ]]; then
-	ctest_part ctest build/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo
-	ctest_part ctest-asan build/tools-asan -DCMAKE_BUILD_TYPE=Debug -DIOTALLY_SANITIZE=ON
+	# Warnings are errors in every build of ours (a user's build has none):
+	# GCC at -O3, as a distribution builds, whose binary the guests run;
+	# clang with ASan and UBSan; clang's libFuzzer targets.
+	ctest_part ctest build/tools -DCMAKE_BUILD_TYPE=Release -DIOTALLY_WERROR=ON
+	ctest_part ctest-asan build/tools-clang-asan -DCMAKE_BUILD_TYPE=Debug -DIOTALLY_SANITIZE=ON \
+		-DIOTALLY_WERROR=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 	ctest_part ctest-fuzz build/tools-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIOTALLY_FUZZ=ON \
-		-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+		-DIOTALLY_WERROR=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 fi
+# The documentation names no path of the machine it was written on.
+tap_part doc-paths scripts/check-doc-paths.sh
 
 # 2. the patched kernel
 # Test programs the guest suites run (user space, any kernel).

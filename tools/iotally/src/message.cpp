@@ -229,10 +229,15 @@ std::string build_create(const CreateRequest& request) {
     if (!options.empty() || (has_words && looks_numeric(request.program_id)))
         msg += fmt::format(" {}{}{}", options.size(), options.empty() ? "" : " ",
                            fmt::join(options, " "));
+    // Each piece appended on its own: `" " + word` made GCC 12 at -O3 report a
+    // bogus -Wrestrict inside std::string (GCC bug 105329).
     if (has_words) {
-        msg += " " + escape_word(request.program_id);
-        if (!request.aux_data.empty())
-            msg += " " + escape_word(request.aux_data);
+        msg += ' ';
+        msg += escape_word(request.program_id);
+        if (!request.aux_data.empty()) {
+            msg += ' ';
+            msg += escape_word(request.aux_data);
+        }
     }
     return msg;
 }
