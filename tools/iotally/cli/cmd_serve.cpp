@@ -168,6 +168,11 @@ void register_serve(Registry& r) {
         exporter.on_error = [&err](const std::string& m) {
             err << "iotally serve: scrape: " << m << std::endl;
         };
+        // device-mapper not loaded yet (a host of plain disks, a boot before
+        // LVM): serve the rest, and its regions once it appears.
+        exporter.on_source = [&err](const std::string& m) {
+            err << "iotally serve: " << m << std::endl;
+        };
         exporter.check();  // one-line error and a non-zero status at start
 
         StopSignals signals;

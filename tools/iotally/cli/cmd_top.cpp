@@ -17,6 +17,7 @@
 
 #include "app.hpp"
 #include "document.hpp"
+#include "iotally/diskstats.hpp"
 #include "iotally/error.hpp"
 #include "iotally/report.hpp"
 #include "iotally/selection.hpp"
@@ -135,7 +136,7 @@ struct TopArgs {
 constexpr std::string_view frame_fields[] = {"r/s", "w/s", "rMB/s", "wMB/s", "await", "%util"};
 
 std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
-                         std::size_t max_rows, int width, std::int64_t unix_ns) {
+                         std::size_t max_rows, int width, std::int64_t unix_ns, bool dm) {
     std::size_t regions = 0;
     for (const auto& d : snap.devices)
         regions += d.regions.size();
@@ -153,7 +154,8 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
     std::size_t fixed = 0;
     for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
         const auto& r = rows[i];
-        std::vector<std::string> c{r.device, std::to_string(*r.region) + (r.is_new ? "+" : "")};
+        std::vector<std::string> c{
+            r.device, r.region ? std::to_string(*r.region) + (r.is_new ? "+" : "") : "-"};
         for (auto f : fields) {
             const MetricField* m = find_metric_field(f);
             auto v = m->get(r.stats);
@@ -173,7 +175,9 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
         t.add(std::move(cells[i]));
     }
     out += t.render();
-    if (rows.empty())
+    if (!dm)
+        out += "(no device-mapper in this kernel: block devices only)\n";
+    else if (rows.empty())
         out += "(no regions: create some with 'iotally create')\n";
     return out;
 }
@@ -252,8 +256,22 @@ void register_top(Registry& r) {
             a->program_id.empty() ? std::nullopt : std::optional(a->program_id);
 
         Snapshotter snapshotter(ctx.layer(), ctx.clock);
+        // Without device-mapper (dm_mod not loaded): the block devices' own
+        // counters, one row each, as `report` shows them.
+        bool dm = true;
+        DiskSample disks, prev_disks;
         auto take = [&] {
-            auto snap = snapshotter.take(a->devices, program);
+            if (!dm)
+                return Snapshot{};
+            Snapshot snap;
+            try {
+                snap = snapshotter.take(a->devices, program);
+            } catch (const Error& e) {
+                if (e.kind() != ErrorKind::unsupported)
+                    throw;
+                dm = false;
+                return Snapshot{};
+            }
             if (!matches.empty())
                 std::erase_if(snap.devices, [&](const DeviceSnapshot& d) {
                     return !matches_any(matches, d.info);
@@ -273,12 +291,30 @@ void register_top(Registry& r) {
             return true;
         };
 
+        auto take_disks = [&] {
+            DiskSample d;
+            d.taken_s = ctx.clock();
+            if (!dm)
+                d.devices = read_block_devices({ctx.sysfs, false});
+            return d;
+        };
         Snapshot prev = take();
+        prev_disks = take_disks();
         for (std::uint64_t frame = 0; count == 0 || frame < count; ++frame) {
             if (!wait())
                 break;
             Snapshot cur = take();
+            disks = take_disks();
             auto rows = build_report(cur, &prev, ReportLevel::region);
+            for (const auto& d : disks.devices) {
+                if (!a->devices.empty() &&
+                    std::find(a->devices.begin(), a->devices.end(), d.name) == a->devices.end())
+                    continue;
+                const BlockDevice* p = prev_disks.find(d.major, d.minor);
+                rows.push_back(device_row(d, p, disks.taken_s - prev_disks.taken_s, false));
+                rows.back().is_new = !p;
+            }
+            prev_disks = std::move(disks);
             std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
                 return sort->get(x.stats).value_or(-1) > sort->get(y.stats).value_or(-1);
             });
@@ -290,7 +326,7 @@ void register_top(Registry& r) {
                 continue;
             }
             std::string text = render_frame(rows, cur, interval, max_rows, ctx.terminal_width(),
-                                            ctx.realtime_ns());
+                                            ctx.realtime_ns(), dm);
             if (tty)
                 *ctx.out << "\x1b[H\x1b[2J" << text << std::flush;
             else

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <string>
 
 #include "dm_message.hpp"
+#include "fd.hpp"
 #include "iotally/device.hpp"
 #include "iotally/error.hpp"
 
@@ -51,6 +53,26 @@ bool proc_misc_has_device_mapper() {
         if (line.find("device-mapper") != std::string::npos)
             return true;
     return false;
+}
+
+// libdevmapper checks the kernel's dm version at its first dm_task_create()
+// and remembers a failure for the life of the process: a server that asked
+// before dm_mod was loaded would never see device-mapper. So nothing reaches
+// libdevmapper until /proc/misc lists device-mapper. Opening the control
+// node first lets the kernel load dm_mod on demand (its misc minor alias),
+// as libdevmapper's own open would.
+std::atomic<bool> device_mapper_seen{false};
+
+bool device_mapper_present() {
+    if (device_mapper_seen.load(std::memory_order_relaxed))
+        return true;
+    if (!proc_misc_has_device_mapper()) {
+        const detail::FileDescriptor control(open("/dev/mapper/control", O_RDWR | O_CLOEXEC));
+        if (!proc_misc_has_device_mapper())
+            return false;
+    }
+    device_mapper_seen.store(true, std::memory_order_relaxed);
+    return true;
 }
 
 // Why a dm ioctl could not even be attempted.
@@ -167,6 +189,8 @@ class DevmapperLayer final : public DeviceLayer {
 
     static Task make(int type) {
         last_dm_error.clear();
+        if (!device_mapper_present())
+            throw_control_error();
         Task t(dm_task_create(type));
         if (!t)
             throw_control_error();  // libdevmapper checks the driver here

@@ -36,6 +36,11 @@ std::optional<LvmName> decode_lvm_name(const DeviceInfo& info) {
 
 Labels device_labels(const DeviceInfo& info) {
     Labels l;
+    if (info.name.empty() && !info.kernel_name.empty()) {
+        // Not device-mapper (sda, vda, nvme0n1): only the kernel's names.
+        l.add("device", info.kernel_name).add("major", info.major).add("minor", info.minor);
+        return l;
+    }
     l.add("device", dm_kernel_name(info))
         .add("dm_name", info.name)
         .add("dm_uuid", info.uuid)
@@ -260,19 +265,65 @@ std::vector<DeviceInfo> with_kernel_names(std::vector<DeviceInfo> listed) {
     return listed;
 }
 
+using BlockRows = std::vector<std::pair<DeviceInfo, const BlockDevice*>>;
+
+// The scraped dm devices' own counters.
+BlockRows chosen_block_devices(const std::vector<BlockDevice>& blocks, const Snapshot& snap) {
+    BlockRows rows;
+    for (const auto& d : snap.devices)
+        for (const auto& b : blocks)
+            if (b.major == d.info.major && b.minor == d.info.minor)
+                rows.emplace_back(d.info, &b);
+    return rows;
+}
+
+// Every block device: dm devices labelled as their regions are (from
+// sysfs when device-mapper could not list them), the others by kernel name.
+BlockRows every_block_device(const std::vector<BlockDevice>& blocks, const Snapshot& snap) {
+    BlockRows rows;
+    for (const auto& b : blocks) {
+        DeviceInfo info;
+        info.major = b.major;
+        info.minor = b.minor;
+        if (b.dm_name) {
+            info.name = *b.dm_name;
+            info.uuid = b.dm_uuid.value_or("");
+            for (const auto& d : snap.devices)
+                if (d.info.major == b.major && d.info.minor == b.minor)
+                    info = d.info;
+        } else {
+            info.kernel_name = b.name;
+        }
+        rows.emplace_back(std::move(info), &b);
+    }
+    return rows;
+}
+
 }  // namespace
 
 void Exporter::check() {
-    if (options_.choose) {
-        options_.choose(with_kernel_names(layer_.list_devices()), nullptr);
-    } else if (options_.devices.empty()) {
-        layer_.list_devices();  // permission, kernel support
-    } else {
-        for (const auto& name : options_.devices)
-            layer_.device(name);
+    try {
+        if (options_.choose) {
+            options_.choose(with_kernel_names(layer_.list_devices()), nullptr);
+        } else if (options_.devices.empty()) {
+            layer_.list_devices();  // permission
+        } else {
+            for (const auto& name : options_.devices)
+                layer_.device(name);
+        }
+        source("dm", true);
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::unsupported)
+            throw;
+        source("dm", false, e.what());  // dm_mod is not loaded (yet)
     }
     for (auto& c : collectors_)
         c->check();
+}
+
+void Exporter::source(const std::string& name, bool up, const std::string& why) {
+    sources_.on_change = on_source;
+    sources_.set(name, up, why);
 }
 
 void Exporter::error(const std::string& message) {
@@ -289,13 +340,25 @@ std::uint64_t Exporter::scrape_errors() const {
 std::string Exporter::scrape(ExpositionFormat format) {
     std::lock_guard lock(mutex_);
     const double start = clock_();
+    // Without device-mapper (not loaded yet) the scrape has no regions: not
+    // an error, the source is down until it appears.
+    bool dm_up = true;
+    std::string dm_why;
+    auto dm_missing = [&](const Error& e) {
+        if (e.kind() != ErrorKind::unsupported)
+            return false;
+        dm_up = false;
+        dm_why = e.what();
+        return true;
+    };
     std::vector<std::string> names = options_.devices;
     if (options_.choose) {
         std::optional<std::vector<DeviceInfo>> listed;
         try {
             listed = with_kernel_names(layer_.list_devices());
         } catch (const Error& e) {
-            error(fmt::format("cannot list devices: {}", e.what()));
+            if (!dm_missing(e))
+                error(fmt::format("cannot list devices: {}", e.what()));
         }
         std::vector<std::string> missing;
         try {
@@ -311,11 +374,14 @@ std::string Exporter::scrape(ExpositionFormat format) {
             for (const auto& info : layer_.list_devices())
                 names.push_back(info.name);
         } catch (const Error& e) {
-            error(fmt::format("cannot list devices: {}", e.what()));
+            if (!dm_missing(e))
+                error(fmt::format("cannot list devices: {}", e.what()));
         }
     }
     Snapshot snap;
     for (const auto& name : names) {
+        if (!dm_up)
+            break;
         // One device per take(): a device that fails is left out alone.
         Snapshotter one(layer_, clock_);
         try {
@@ -323,12 +389,15 @@ std::string Exporter::scrape(ExpositionFormat format) {
             for (auto& d : s.devices)
                 snap.devices.push_back(std::move(d));
         } catch (const Error& e) {
+            if (dm_missing(e))
+                break;
             error(std::string(e.what()).starts_with(name) ? std::string(e.what())
                                                           : fmt::format("{}: {}", name, e.what()));
         } catch (const std::exception& e) {
             error(fmt::format("{}: {}", name, e.what()));
         }
     }
+    source("dm", dm_up, dm_why);
     ExpositionWriter w(format);
     write_region_families(w, snap, options_.areas);
     if (options_.device_stats) {
@@ -337,23 +406,30 @@ std::string Exporter::scrape(ExpositionFormat format) {
             DiskstatsOptions o;
             o.sysfs_root = options_.sysfs_root;
             blocks = read_block_devices(o);
+            source("block", true);
         } catch (const Error& e) {
             error(fmt::format("block device statistics: {}", e.what()));
+            source("block", false, e.what());
         }
-        std::vector<std::pair<DeviceInfo, const BlockDevice*>> devices;
-        for (const auto& d : snap.devices)
-            for (const auto& b : blocks)
-                if (b.major == d.info.major && b.minor == d.info.minor)
-                    devices.emplace_back(d.info, &b);
-        write_device_families(w, devices);
+        const bool every_device = options_.devices.empty() && !options_.choose;
+        write_device_families(w, every_device ? every_block_device(blocks, snap)
+                                              : chosen_block_devices(blocks, snap));
     }
     for (auto& c : collectors_) {
+        bool up = false;
+        std::string why;
         try {
-            errors_ += c->collect(w);
+            std::uint64_t n = c->collect(w);
+            errors_ += n;
+            up = n == 0;
         } catch (const std::exception& e) {
             error(e.what());
+            why = e.what();
         }
+        if (!c->source().empty())
+            source(c->source(), up, why);
     }
+    sources_.write(w);
     ++scrapes_;
     w.family("iotally_scrape_devices", MetricType::gauge, "",
              "dm devices whose regions this scrape read.");

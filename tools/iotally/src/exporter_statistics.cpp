@@ -19,6 +19,8 @@ class StatisticsCollector final : public Collector {
             parse_definitions(fs_.read_definition(i));
     }
 
+    std::string source() const override { return "statistics"; }
+
     // history and raw statistics are logs of past values with their times,
     // not a current state a scrape could sample: they are left out.
     std::uint64_t collect(ExpositionWriter& w) override {

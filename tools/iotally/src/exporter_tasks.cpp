@@ -45,6 +45,8 @@ class TaskCollector final : public Collector {
                         "(TASKSTATS_TYPE_IO, Documentation/taskstats-io.rst)");
     }
 
+    std::string source() const override { return "tasks"; }
+
     std::uint64_t collect(ExpositionWriter& w) override {
         if (!client_)
             check();

@@ -8,6 +8,7 @@
 
 #include "app.hpp"
 #include "fake_dm.hpp"
+#include "iotally/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {
@@ -27,8 +28,22 @@ class Borrowed : public DeviceLayer {
     FakeDm& dm_;
 };
 
+// A kernel without device-mapper (dm_mod not loaded).
+class NoDeviceMapper : public DeviceLayer {
+  public:
+    std::vector<DeviceInfo> list_devices() override { fail(); }
+    DeviceInfo device(const std::string&) override { fail(); }
+    std::string message(const std::string&, const std::string&) override { fail(); }
+
+  private:
+    [[noreturn]] static void fail() {
+        throw Error(ErrorKind::unsupported, "device-mapper is not available in this kernel");
+    }
+};
+
 struct Cli : testing::Test {
     FakeDm dm;
+    bool no_dm = false;  // the layer is NoDeviceMapper
     double now = 1000.0;
     std::function<void(double)> on_sleep;  // I/O "happening" while we wait
     std::string out, err;
@@ -36,7 +51,11 @@ struct Cli : testing::Test {
     int run(std::vector<std::string> args) {
         std::ostringstream o, e;
         cli::Context ctx;
-        ctx.make_layer = [this] { return std::make_unique<Borrowed>(dm); };
+        ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
+            if (no_dm)
+                return std::make_unique<NoDeviceMapper>();
+            return std::make_unique<Borrowed>(dm);
+        };
         ctx.out = &o;
         ctx.err = &e;
         ctx.clock = [this] { return now; };

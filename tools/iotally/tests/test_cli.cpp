@@ -257,6 +257,31 @@ TEST_F(Cli, TopShowsTheHotArea) {
     EXPECT_NE(out.find("1.00"), std::string::npos) << out;  // 1 MiB/s written
 }
 
+// A host without device-mapper: top and report show the block devices, from
+// their own counters, and exit 0.
+TEST_F(Cli, WithoutDeviceMapperTopAndReportShowTheBlockDevices) {
+    no_dm = true;
+    // vda: 1000 reads so far; 250 more in the 1 s interval.
+    on_sleep = [this](double) {
+        set_stat("vda", "1250 0 10000 600 0 0 0 0 0 500 600 0 0 0 0 0 0");
+    };
+    ASSERT_EQ(run({"top", "--count", "1", "--interval", "1"}), 0) << err;
+    EXPECT_NE(out.find("(no device-mapper in this kernel: block devices only)"), std::string::npos)
+        << out;
+    std::istringstream lines(out);
+    std::string line, vda;
+    while (std::getline(lines, line))
+        if (line.starts_with("vda "))
+            vda = line;
+    EXPECT_TRUE(vda.starts_with("vda  ")) << out;
+    EXPECT_NE(vda.find(" 250.00 "), std::string::npos) << out;  // r/s
+    EXPECT_NE(out.find("dm-3"), std::string::npos) << out;      // sysfs lists it still
+    EXPECT_EQ(err, "");
+    ASSERT_EQ(run({"report", "--level", "region"}), 0) << err;
+    EXPECT_NE(out.find("\nvda "), std::string::npos) << out;
+    EXPECT_EQ(err, "");
+}
+
 TEST(HeatStrip, BinsAndScales) {
     EXPECT_EQ(cli::heat_strip({0, 0, 10, 0}, 10), "  @ ");
     // 5 of max 10 -> level 1 + 5 * 8 / 10 = 5, '+' in " .:-=+*#%@".

@@ -181,6 +181,86 @@ TEST(Exporter, ListingFailureDuringScrapeIsCountedAndServed) {
     EXPECT_TRUE(text.ends_with("# EOF\n"));
 }
 
+// A host where dm_mod is not loaded (yet): serve starts, serves the block
+// devices with iotally_source_up{source="dm"} 0 and no error, and picks up
+// device-mapper and its regions when it appears, without a restart.
+TEST(Exporter, StartsWithoutDeviceMapperAndPicksItUpWhenItAppears) {
+    Fixture f;
+    FlakyLayer layer(f.dm);
+    layer.list_error = ErrorKind::unsupported;
+    ScrapeOptions o;
+    o.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    Exporter e(layer, o);
+    std::vector<std::string> notices, errors;
+    e.on_source = [&](const std::string& m) { notices.push_back(m); };
+    e.on_error = [&](const std::string& m) { errors.push_back(m); };
+    ASSERT_NO_THROW(e.check());
+    ASSERT_EQ(notices.size(), 1u);
+    EXPECT_EQ(notices[0], "dm: cannot list: injected; serving without it until it appears");
+    for (int i = 0; i < 2; ++i) {
+        std::string text = e.scrape(ExpositionFormat::openmetrics);
+        EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"dm\"}"),
+                  "iotally_source_up{source=\"dm\"} 0");
+        EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"block\"}"),
+                  "iotally_source_up{source=\"block\"} 1");
+        EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"),
+                  "iotally_scrape_errors_total 0");
+        EXPECT_EQ(sample_line(text, "iotally_region_info{"), "");
+        EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{device=\"vda\""),
+                  "iotally_device_reads_completed_total{device=\"vda\",major=\"253\","
+                  "minor=\"0\"} 1200");
+        EXPECT_TRUE(text.ends_with("# EOF\n"));
+    }
+    EXPECT_EQ(notices.size(), 1u);  // said once, not at every scrape
+    EXPECT_TRUE(errors.empty());
+
+    layer.list_error.reset();  // modprobe dm_mod; regions created
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
+    EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"dm\"}"),
+              "iotally_source_up{source=\"dm\"} 1");
+    EXPECT_NE(sample_line(text, "iotally_region_info{device=\"dm-1\",dm_name=\"a\""), "");
+    EXPECT_EQ(sample_line(text, "iotally_scrape_devices"), "iotally_scrape_devices 2");
+    ASSERT_EQ(notices.size(), 2u);
+    EXPECT_EQ(notices[1], "dm: available again");
+
+    // A collector that fails is a source that is down, named as it names itself.
+    struct Broken : Collector {
+        void check() override {}
+        std::uint64_t collect(ExpositionWriter&) override {
+            throw Error(ErrorKind::unsupported, "broken: gone");
+        }
+        std::string source() const override { return "statistics"; }
+    };
+    e.add_collector(std::make_unique<Broken>());
+    text = e.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"statistics\"}"),
+              "iotally_source_up{source=\"statistics\"} 0");
+    EXPECT_EQ(notices.back(), "statistics: broken: gone; serving without it until it appears");
+}
+
+TEST(Exporter, ServeWithoutDeviceMapperRunsAndSaysSoOnce) {
+    Fixture f;
+    test::TempDir dir;
+    cli::Context ctx;
+    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+        auto l = std::make_unique<FlakyLayer>(f.dm);
+        l->list_error = ErrorKind::unsupported;
+        return l;
+    };
+    std::ostringstream out, err;
+    ctx.out = &out;
+    ctx.err = &err;
+    ASSERT_EQ(
+        cli::run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"}, ctx), 0)
+        << err.str();
+    EXPECT_EQ(err.str(),
+              "iotally serve: dm: cannot list: injected; serving without it until it appears\n");
+    std::ifstream in(dir.path() + "/iotally.prom");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"dm\"}"),
+              "iotally_source_up{source=\"dm\"} 0");
+}
+
 TEST(Exporter, StartWithoutPermissionIsOneLineAndStatus4) {
     Fixture f;
     FlakyLayer* flaky = nullptr;
@@ -319,19 +399,27 @@ TEST(Exporter, DeviceFamiliesFromTheKernelsOwnCounters) {
     const std::string l =
         "{device=\"dm-0\",dm_name=\"delayed\",dm_uuid=\"\",major=\"254\",minor=\"0\"}";
     // stat: 100 0 3200 400 50 0 1600 200 1 500 600 10 0 2048 30 5 2
-    EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{"),
+    EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total" + l),
               "iotally_device_reads_completed_total" + l + " 100");
-    EXPECT_EQ(sample_line(text, "iotally_device_read_bytes_total{"),
+    EXPECT_EQ(sample_line(text, "iotally_device_read_bytes_total" + l),
               "iotally_device_read_bytes_total" + l + " 1638400");
-    EXPECT_EQ(sample_line(text, "iotally_device_read_time_seconds_total{"),
+    EXPECT_EQ(sample_line(text, "iotally_device_read_time_seconds_total" + l),
               "iotally_device_read_time_seconds_total" + l + " 0.4");
-    EXPECT_EQ(sample_line(text, "iotally_device_io_now{"), "iotally_device_io_now" + l + " 1");
-    EXPECT_EQ(sample_line(text, "iotally_device_discarded_bytes_total{"),
+    EXPECT_EQ(sample_line(text, "iotally_device_io_now" + l), "iotally_device_io_now" + l + " 1");
+    EXPECT_EQ(sample_line(text, "iotally_device_discarded_bytes_total" + l),
               "iotally_device_discarded_bytes_total" + l + " 1048576");
-    EXPECT_EQ(sample_line(text, "iotally_device_flush_requests_total{"),
+    EXPECT_EQ(sample_line(text, "iotally_device_flush_requests_total" + l),
               "iotally_device_flush_requests_total" + l + " 5");
     EXPECT_EQ(text.find("dm_name=\"other\",dm_uuid=\"\",major=\"254\",minor=\"9\"}"),
               std::string::npos);
+    // Every block device of the tree, dm or not: vda by its kernel name, and
+    // dm-1 (not listed by device-mapper) by its names in sysfs.
+    EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{device=\"vda\""),
+              "iotally_device_reads_completed_total{device=\"vda\",major=\"253\",minor=\"0\"} "
+              "1200");
+    EXPECT_NE(text.find("iotally_device_io_now{device=\"dm-1\",dm_name=\"vg0-lv1\",dm_uuid="),
+              std::string::npos)
+        << text;
     EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 0");
     // No /sys/block: the device families are empty and the error counted.
     ScrapeOptions bad;
@@ -377,6 +465,7 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
                                "iotally_region_io_now",
                                "iotally_region_io_latency_seconds",
                                "iotally_statistic",
+                               "iotally_source_up",
                                "iotally_scrape_devices",
                                "iotally_scrape_errors",
                                "iotally_scrapes",

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "iotally/device.hpp"
+#include "iotally/exporter_sources.hpp"
 #include "iotally/exposition.hpp"
 #include "iotally/snapshot.hpp"
 
@@ -61,6 +62,9 @@ class Collector {
     // Called once at start: throws Error (one line) if it cannot work at all.
     virtual void check() = 0;
     virtual std::uint64_t collect(ExpositionWriter& w) = 0;
+    // Its name in iotally_source_up (up: collect() threw nothing and counted
+    // no error); "" for none.
+    virtual std::string source() const { return {}; }
 };
 
 // Chooses the dm devices a scrape reads from the ones listed (their kernel
@@ -75,8 +79,9 @@ struct ScrapeOptions {
     DeviceChooser choose;                   // devstat selection, instead of `devices`
     std::optional<std::string> program_id;  // only these regions
     bool areas = false;
-    // The kernel's own counters of each scraped dm device (iotally_device_*)
-    // from <sysfs_root>/block/*/stat.
+    // The kernel's own counters (iotally_device_*) from
+    // <sysfs_root>/block/*/stat: of every block device, or of the chosen dm
+    // devices when `devices` or `choose` is given.
     bool device_stats = true;
     std::string sysfs_root = "/sys";
 };
@@ -89,8 +94,10 @@ class Exporter {
              std::function<double()> clock = monotonic_seconds);
     void add_collector(std::unique_ptr<Collector> c) { collectors_.push_back(std::move(c)); }
 
-    // At start: device-mapper reachable (permission, kernel support), every
-    // named device present, every collector able to work. Throws Error.
+    // At start: device-mapper usable (permission), every named device
+    // present, every collector able to work. Throws Error. A kernel without
+    // device-mapper (dm_mod not loaded yet) is not an error: the scrapes
+    // serve the other sources, and dm's regions once it appears.
     void check();
 
     // Never throws for a device that fails: it is left out, counted in
@@ -99,6 +106,8 @@ class Exporter {
 
     std::uint64_t scrape_errors() const;
     std::function<void(const std::string&)> on_error;
+    // A source went missing or came back (SourceStates::on_change).
+    std::function<void(const std::string&)> on_source;
 
   private:
     DeviceLayer& layer_;
@@ -108,7 +117,9 @@ class Exporter {
     mutable std::mutex mutex_;
     std::uint64_t errors_ = 0;
     std::uint64_t scrapes_ = 0;
+    SourceStates sources_;
     void error(const std::string& message);
+    void source(const std::string& name, bool up, const std::string& why = {});
 };
 
 }  // namespace iotally
