@@ -19,7 +19,7 @@ places=("$@")
 # An absolute path under a home or scratch directory, or any absolute path
 # with a build/ directory in it (a build tree, ours or the kernel's):
 # "/path/to/..." is the placeholder and allowed.
-machine='(^|[^[:alnum:]_.~/-])/(work|root|home|tmp|var/tmp|builds?)/[[:alnum:]_.-]'
+machine='(^|[^[:alnum:]_.~/-])/(work|root|home|tmp|var/tmp|builds?)/[[:alnum:]_]'
 build_tree='(^|[^[:alnum:]_.~/-])/[[:alnum:]_.+-]+(/[[:alnum:]_.+-]+)*/build/'
 
 echo "1..${#places[@]}"
