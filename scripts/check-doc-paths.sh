@@ -11,7 +11,7 @@
 #
 #   scripts/check-doc-paths.sh [PLACE...]   (default: the documentation)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 places=("$@")
 ((${#places[@]})) || places=(Documentation README.md patches tools/iotally/iotally.8)
@@ -36,7 +36,7 @@ for place in "${places[@]}"; do
 		echo "ok $n - $place names no build-machine path"
 	else
 		echo "not ok $n - $place names no build-machine path"
-		sed 's/^/#   /' <<<"$hits"
+		printf '%s\n' "$hits" | sed 's/^/#   /'
 		failed=1
 	fi
 done
