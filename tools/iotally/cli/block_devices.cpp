@@ -23,10 +23,13 @@ Sample Sampler::take() {
         } catch (const Error& e) {
             if (e.kind() != ErrorKind::unsupported && e.kind() != ErrorKind::permission)
                 throw;
-            dm_unavailable_ = true;
-            if (e.kind() == ErrorKind::permission)
+            // Without device-mapper, asked again at the next sample: dm_mod
+            // may be loaded while a report runs.
+            if (e.kind() == ErrorKind::permission) {
+                dm_unavailable_ = true;
                 *ctx_.err << "iotally: warning: no regions (" << e.what()
                           << "); device rows only\n";
+            }
         }
     }
     for (const auto& d : s.disks.devices) {

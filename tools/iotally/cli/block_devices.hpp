@@ -31,7 +31,8 @@ struct SampleOptions {
 };
 
 // Takes successive samples; regions are left out (with a warning when it is
-// for want of privilege) where device-mapper is not there or not allowed.
+// for want of privilege) where device-mapper is not there or not allowed,
+// and come in at the sample after device-mapper appears.
 class Sampler {
   public:
     Sampler(Context& ctx, SampleOptions options) : ctx_(ctx), options_(std::move(options)) {}

@@ -28,22 +28,30 @@ class Borrowed : public DeviceLayer {
     FakeDm& dm_;
 };
 
-// A kernel without device-mapper (dm_mod not loaded).
-class NoDeviceMapper : public DeviceLayer {
+// The fake, or a kernel without device-mapper (dm_mod not loaded) while
+// `missing` is true.
+class MaybeDeviceMapper : public DeviceLayer {
   public:
-    std::vector<DeviceInfo> list_devices() override { fail(); }
-    DeviceInfo device(const std::string&) override { fail(); }
-    std::string message(const std::string&, const std::string&) override { fail(); }
+    MaybeDeviceMapper(FakeDm& dm, const bool& missing) : dm_(dm), missing_(missing) {}
+    std::vector<DeviceInfo> list_devices() override { return check().list_devices(); }
+    DeviceInfo device(const std::string& n) override { return check().device(n); }
+    std::string message(const std::string& d, const std::string& t) override {
+        return check().message(d, t);
+    }
 
   private:
-    [[noreturn]] static void fail() {
-        throw Error(ErrorKind::unsupported, "device-mapper is not available in this kernel");
+    FakeDm& check() {
+        if (missing_)
+            throw Error(ErrorKind::unsupported, "device-mapper is not available in this kernel");
+        return dm_;
     }
+    FakeDm& dm_;
+    const bool& missing_;
 };
 
 struct Cli : testing::Test {
     FakeDm dm;
-    bool no_dm = false;  // the layer is NoDeviceMapper
+    bool no_dm = false;  // no device-mapper (yet): MaybeDeviceMapper
     double now = 1000.0;
     std::function<void(double)> on_sleep;  // I/O "happening" while we wait
     std::string out, err;
@@ -53,7 +61,7 @@ struct Cli : testing::Test {
         cli::Context ctx;
         ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
             if (no_dm)
-                return std::make_unique<NoDeviceMapper>();
+                return std::make_unique<MaybeDeviceMapper>(dm, no_dm);
             return std::make_unique<Borrowed>(dm);
         };
         ctx.out = &o;

@@ -282,6 +282,22 @@ TEST_F(Cli, WithoutDeviceMapperTopAndReportShowTheBlockDevices) {
     EXPECT_EQ(err, "");
 }
 
+// dm_mod loaded while `report` runs: its regions from the next sample on.
+TEST_F(Cli, ReportPicksUpDeviceMapperWhenItAppears) {
+    ASSERT_EQ(run({"create", "vol"}), 0) << err;
+    no_dm = true;
+    on_sleep = [this](double) { no_dm = false; };
+    ASSERT_EQ(run({"report", "--level", "region", "-o", "r/s", "1", "2"}), 0) << err;
+    std::istringstream lines(out);
+    std::string line;
+    std::vector<std::string> region_rows;  // Device, Region 0, Group -
+    while (std::getline(lines, line))
+        if (line.starts_with("dm-3 ") && line.find(" 0 ") != std::string::npos)
+            region_rows.push_back(line);
+    EXPECT_EQ(region_rows.size(), 1u) << out;  // in the second report only
+    EXPECT_EQ(err, "");
+}
+
 TEST(HeatStrip, BinsAndScales) {
     EXPECT_EQ(cli::heat_strip({0, 0, 10, 0}, 10), "  @ ");
     // 5 of max 10 -> level 1 + 5 * 8 / 10 = 5, '+' in " .:-=+*#%@".
