@@ -23,6 +23,8 @@
 # linux-source-6.12 and debian/control's Build-Depends. Every build unpacks
 # it afresh into build/deb-chroot/SUITE; the host's ccache directory is
 # bind-mounted into it, so a rebuild of unchanged sources is mostly hits.
+# No -dbgsym package (noautodbgsym): compressing its debug information
+# took minutes.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,23 +86,26 @@ rm -rf "$src" "$out"/iotally*_"$version"_*.deb "$out"/iotally_"$version"_*.{chan
 rsync -a --exclude=/build/ --exclude=/.git --exclude='/obj-*/' \
 	--exclude=/debian/.debhelper/ --exclude='/debian/iotally*/' \
 	"$top/" "$src/"
-# The release's version: a changelog entry of its own on top of the tree's.
+# The release's version: a changelog entry of its own on top of the tree's,
+# one second after it (a newer entry needs a newer date; the build stays
+# reproducible: SOURCE_DATE_EPOCH comes from it).
 {
 	printf 'iotally (%s) %s; urgency=medium\n\n' "$version" "$suite"
 	printf '  * Built for Debian %s (%s).\n\n' "$suite_number" "$suite"
 	printf ' -- %s  %s\n\n' "$(dpkg-parsechangelog -l "$top/debian/changelog" -S Maintainer)" \
-		"$(dpkg-parsechangelog -l "$top/debian/changelog" -S Date)"
+		"$(LC_ALL=C date -u -R -d "@$(($(dpkg-parsechangelog -l "$top/debian/changelog" -S Timestamp) + 1))")"
 	cat "$top/debian/changelog"
 } >"$src/debian/changelog"
 
 ccache_dir=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p "$ccache_dir"
 # In a mount namespace of its own (the mounts go with it) and with no
-# network: the build and lintian, as root of the chroot.
+# network: the build as root of the chroot, lintian as nobody.
 inner='set -e
 cd /build/iotally-$1
 dpkg-buildpackage -us -uc -b >/build/build.log 2>&1 || exit 10
-lintian --info --display-info --pedantic /build/iotally_$1_amd64.changes >/build/lintian.log 2>&1 || exit 11'
+setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp TMPDIR=/tmp \
+	lintian --info --display-info --pedantic /build/iotally_$1_amd64.changes >/build/lintian.log 2>&1 || exit 11'
 rc=0
 unshare --mount --net --pid --fork --kill-child bash -c '
 	set -e
@@ -117,7 +122,7 @@ unshare --mount --net --pid --fork --kill-child bash -c '
 	/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 	CCACHE_DIR=/ccache CCACHE_BASEDIR="/build/iotally-$version" CCACHE_NOHASHDIR=1 \
 	CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache \
-	DEB_BUILD_OPTIONS="nocheck parallel=${JOBS:-$(nproc)}" DEB_BUILD_PROFILES=nocheck \
+	DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=${JOBS:-$(nproc)}" DEB_BUILD_PROFILES=nocheck \
 	bash -c "$inner" _ "$version" || rc=$?
 case $rc in
 0) ;;
