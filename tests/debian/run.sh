@@ -112,6 +112,8 @@ host_suite() {
 	local stock=/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz
 	local ours=/lib/modules/$release/updates/dkms/dm-mod.ko.xz
 	local installed="iotally/$version, $release, x86_64: installed"
+	# dkms 3.2 (Debian 13) adds that the kernel has a dm-mod of its own.
+	local own=' (Original modules exist)'
 	local headers_deb
 	headers_deb=$(cd "$root" && ls var/cache/apt/archives/linux-headers-"${release}"_*.deb)
 
@@ -157,7 +159,7 @@ host_suite() {
 		"$(in_root modinfo -k "$other" -F filename dm_mod 2>&1)"
 	rm -rf "$root/lib/modules/$other" "$root/usr/src/linux-headers-$other" "$root/var/lib/initramfs-tools/$other"
 	check_eq "dkms status: built and installed for $release" "$installed" \
-		"$(in_root dkms status iotally 2>/dev/null)"
+		"$(in_root dkms status iotally 2>/dev/null | sed "s/$own\$//")"
 	check_eq "modinfo -k $release dm_mod: ours under updates/dkms" "$ours" \
 		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_eq "modinfo: version iotally-$version" "iotally-$version" \
@@ -184,7 +186,7 @@ host_suite() {
 	check_cmp "the rebuilt module is new" -gt "$(stat -c %Y "$root$ours" 2>/dev/null || echo 0)" "$before"
 	check_ok "dpkg-reconfigure iotally-dkms" in_root dpkg-reconfigure iotally-dkms
 	check_eq "dkms status after dpkg-reconfigure: installed" "$installed" \
-		"$(in_root dkms status iotally 2>/dev/null)"
+		"$(in_root dkms status iotally 2>/dev/null | sed "s/$own\$//")"
 
 	# A kernel update to a second flavour: Debian's cloud kernel and its
 	# headers, offline from apt's cache. Their hooks run dkms autoinstall
@@ -198,7 +200,7 @@ host_suite() {
 	echo "$out" >"$base/install-update.log"
 	check_eq "dkms status: built and installed for $update" \
 		"iotally/$version, $update, x86_64: installed" \
-		"$(in_root dkms status iotally -k "$update" 2>/dev/null)"
+		"$(in_root dkms status iotally -k "$update" 2>/dev/null | sed "s/$own\$//")"
 	check_eq "modinfo -k $update dm_mod: ours under updates/dkms" \
 		"/lib/modules/$update/updates/dkms/dm-mod.ko.xz" \
 		"$(in_root modinfo -k "$update" -F filename dm_mod 2>&1)"
