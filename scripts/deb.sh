@@ -47,6 +47,11 @@ builddeps=$(awk '/^Build-Depends:/ { f = 1; sub(/^Build-Depends:/, "") }
 	f && /^[^ \t]/ && !/^Build-Depends:/ { f = 0 }
 	f' "$top/debian/control" | tr -s ' \t\n' ' ' | sed 's/^ *//; s/[ ,]*$//')
 [[ -n $builddeps ]] || { echo "deb: no Build-Depends in debian/control" >&2; exit 1; }
+# The kernel source at the release's pinned version: apt-get satisfy would
+# take the newest of an unversioned relation.
+builddeps=$(sed -E "s/(^|, )linux-source-6\.12(,|$)/\1linux-source-6.12 (= $suite_kernel_version)\2/" <<<"$builddeps")
+[[ $builddeps == *"linux-source-6.12 (= $suite_kernel_version)"* ]] ||
+	{ echo "deb: no linux-source-6.12 in debian/control's Build-Depends" >&2; exit 1; }
 options=(--variant=buildd --format=tar --aptopt='APT::Install-Recommends "false"'
 	--include="$(suite_var DEB_BUILD_PACKAGES | tr ' ' ','),linux-source-6.12=$suite_kernel_version"
 	--customize-hook="chroot \"\$1\" apt-get satisfy -y -q -o APT::Build-Profiles=nocheck '$builddeps'"
