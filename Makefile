@@ -15,7 +15,9 @@
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
 #                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps)
 #   make patches    the kernel part as a git-am series in build/patches
-#   make deb        iotally and iotally-dkms Debian packages in build/deb (lintian-checked)
+#   make deb        iotally and iotally-dkms Debian packages in build/deb/SUITE, built and
+#                   lintian-checked in a clean chroot of SUITE (bookworm, the default, or trixie)
+#   make check-debian  SUITE's packages (make deb) proven in a Debian guest of SUITE
 #   make clean      remove build/ (kernel builds are slow: only when needed)
 
 include versions.mk
@@ -32,7 +34,7 @@ KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
-.PHONY: patches fuzz-dm deb
+.PHONY: patches fuzz-dm deb check-debian
 
 all: kernel modules tools
 
@@ -85,7 +87,10 @@ patches: tree
 	scripts/make-patches.sh
 
 deb: deps
-	scripts/deb.sh
+	scripts/deb.sh $(SUITE)
+
+check-debian: deb
+	tests/debian/run.sh --suite $(SUITE) --name debian-$(SUITE)
 
 clean:
 	rm -rf $(BUILD)

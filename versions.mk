@@ -26,26 +26,57 @@ DEB_PACKAGES := \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter \
-	mmdebstrap debhelper dh-dkms lintian fakeroot
+	mmdebstrap
 
-# The Debian 12 guest (scripts/debian-image.sh, tests/debian/): a root image
-# built with mmdebstrap from these packages and cached under $HOME/.cache,
-# keyed on this list. It holds what iotally's packages need installed
-# offline (their run-time libraries, dkms and the compiler for the stock
-# kernel's headers) and what the end-to-end test drives.
-DEBIAN_GUEST_PACKAGES := \
+# The Debian releases iotally is packaged for and proven on, each built in
+# a clean chroot of its own (scripts/deb.sh: make deb SUITE=...) and tested
+# in a guest of its own (tests/debian/run.sh: make check-debian SUITE=...).
+# Per release, as <suite>.NAME:
+#   NUMBER              Debian's release number: the packages' version gets
+#                       "+deb<NUMBER>" (0.1.0+deb12, 0.1.0+deb13)
+#   KERNEL_DEB_VERSION  the release's 6.12 kernel packages, pinned exactly:
+#   KERNEL_RELEASE      linux-source-6.12 in the build chroot, the guest's
+#                       kernel image and headers
+#   UPDATE_KERNEL       Debian's second 6.12 flavour, whose image and headers
+#                       wait in the guest's apt cache: tests/debian/run.sh
+#                       installs them offline, a kernel update that DKMS
+#                       builds our dm-mod for
+#   RUNTIME             what iotally's packages need installed offline in the
+#                       guest: their run-time libraries (they differ by
+#                       release), dkms's compiler for the kernel's headers
+DEBIAN_SUITES := bookworm trixie
+SUITE ?= bookworm
+
+bookworm.NUMBER             := 12
+bookworm.KERNEL_DEB_VERSION := $(KERNEL_DEB_VERSION)
+bookworm.KERNEL_RELEASE     := $(KERNEL_RELEASE)
+bookworm.UPDATE_KERNEL      := 6.12.117+deb12-cloud-amd64
+bookworm.RUNTIME := gcc-12 libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt9 \
+	libstdc++6 libcpp-httplib0.11 libtracefs1 libtraceevent1 adduser
+
+trixie.NUMBER             := 13
+trixie.KERNEL_DEB_VERSION := 6.12.117-1
+trixie.KERNEL_RELEASE     := 6.12.117+deb13-amd64
+trixie.UPDATE_KERNEL      := 6.12.117+deb13-cloud-amd64
+trixie.RUNTIME := gcc-14 libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt10 \
+	libstdc++6 libcpp-httplib0.18 libtracefs1 libtraceevent1 adduser
+
+# The build chroot of make deb (scripts/deb.sh): mmdebstrap's buildd variant
+# (build-essential), these, the release's linux-source-6.12 at its pinned
+# version and debian/control's Build-Depends; a tarball cached under
+# $HOME/.cache/iotally, keyed on all of that.
+DEB_BUILD_PACKAGES := fakeroot lintian ccache
+
+# The Debian guest (scripts/debian-image.sh SUITE, tests/debian/): a root
+# image built with mmdebstrap from these packages and cached under
+# $HOME/.cache/iotally, keyed on this list. It holds what iotally's packages
+# need installed offline and what the end-to-end test drives.
+DEBIAN_GUEST_PACKAGES = \
 	systemd systemd-sysv udev kmod initramfs-tools zstd \
 	lvm2 dmsetup cryptsetup-bin thin-provisioning-tools e2fsprogs fio curl \
-	linux-image-$(KERNEL_RELEASE)=$(KERNEL_DEB_VERSION) \
-	linux-headers-$(KERNEL_RELEASE)=$(KERNEL_DEB_VERSION) \
-	dkms gcc-12 make libc6-dev patch \
-	libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt9 libstdc++6 \
-	libcpp-httplib0.11 libtracefs1 libtraceevent1 adduser
-
-# The Debian guest's "kernel update": Debian's second 6.12 flavour, whose
-# image and headers wait in the guest's apt cache, installed offline by
-# tests/debian/run.sh so that DKMS builds our dm-mod for a new kernel.
-DEBIAN_GUEST_UPDATE_KERNEL := 6.12.117+deb12-cloud-amd64
+	linux-image-$($(SUITE).KERNEL_RELEASE)=$($(SUITE).KERNEL_DEB_VERSION) \
+	linux-headers-$($(SUITE).KERNEL_RELEASE)=$($(SUITE).KERNEL_DEB_VERSION) \
+	dkms make libc6-dev patch $($(SUITE).RUNTIME)
 
 # Guest machine: software emulation only (KVM hangs on this platform).
 QEMU_CPUS   := 2

@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Install iotally as the field installs it and prove it in a real Debian 12:
+# Install iotally as the field installs it and prove it in a real Debian
+# 12 (bookworm) or 13 (trixie):
 #
-#   tests/debian/run.sh [--name NAME] [--timeout SECONDS] [--mem MB]
+#   tests/debian/run.sh [--suite SUITE] [--name NAME] [--timeout SECONDS] [--mem MB]
 #
-# The root file system is scripts/debian-image.sh's cached mmdebstrap image,
-# unpacked into an ext4 disk image. On the host, in a chroot of that disk
-# with no network (unshare --net: apt works offline), the packages of
-# make deb (build/deb) are installed, DKMS builds dm-mod for the stock
-# kernel, a kernel update rebuilds it, and a kernel without headers is
-# refused cleanly (suite debian-host). Then the guest boots that disk with
+# SUITE: bookworm (default) or trixie (versions.mk DEBIAN_SUITES); NAME:
+# debian-SUITE by default. The root file system is scripts/debian-image.sh
+# SUITE's cached mmdebstrap image, unpacked into an ext4 disk image. On the
+# host, in a chroot of that disk with no network (unshare --net: apt works
+# offline), the packages of make deb SUITE=SUITE (build/deb/SUITE) are
+# installed, DKMS builds dm-mod for the stock kernel, a kernel update
+# rebuilds it, and a kernel without headers and a kernel of another version
+# than 6.12 are refused cleanly (suite debian-host). Then the guest boots that disk with
 # Debian's kernel and initramfs under QEMU TCG, with a second virtio disk
 # for lvm2 (suite debian-installed, tests/debian/guest.sh). The packages
 # are purged in the chroot and the guest boots again (debian-removed).
@@ -25,27 +28,31 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../vm/qemu-common.sh
 . "$top/tests/vm/qemu-common.sh"
 
-name=debian timeout=1200 mem=1536
+name= suite=bookworm timeout=1200 mem=1536
 while (($#)); do
 	case $1 in
+	--suite) suite=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	-h | --help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "debian/run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 
+# shellcheck source=../../scripts/debian-suite.sh
+. "$top/scripts/debian-suite.sh" "$suite"
+name=${name:-debian-$suite}
 base=$top/build/logs/$name
-work=$top/build/debian-guest
+work=$top/build/debian-guest/$suite
 root=$work/root
 disk=$work/root.img
 data=$work/data.img
-release=$KERNEL_RELEASE
-version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-debs=("$top/build/deb/iotally_${version}_amd64.deb" "$top/build/deb/iotally-dkms_${version}_all.deb")
+release=$suite_release
+version=$deb_version
+debs=("$top/build/deb/$suite/iotally_${version}_amd64.deb" "$top/build/deb/$suite/iotally-dkms_${version}_all.deb")
 for d in "${debs[@]}"; do
-	[[ -f $d ]] || { echo "debian/run.sh: $d missing (make deb)" >&2; exit 2; }
+	[[ -f $d ]] || { echo "debian/run.sh: $d missing (make deb SUITE=$suite)" >&2; exit 2; }
 done
 rm -rf "$base"
 mkdir -p "$base" "$work" "$root"
@@ -79,7 +86,7 @@ in_root() {
 }
 
 t0=$(date +%s)
-image=$("$top/scripts/debian-image.sh")
+image=$("$top/scripts/debian-image.sh" "$suite")
 t_image=$(($(date +%s) - t0))
 echo "  IMAGE   $image (${t_image}s)"
 
@@ -105,6 +112,8 @@ host_suite() {
 	local stock=/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz
 	local ours=/lib/modules/$release/updates/dkms/dm-mod.ko.xz
 	local installed="iotally/$version, $release, x86_64: installed"
+	# dkms 3.2 (Debian 13) adds that the kernel has a dm-mod of its own.
+	local own=' (Original modules exist)'
 	local headers_deb
 	headers_deb=$(cd "$root" && ls var/cache/apt/archives/linux-headers-"${release}"_*.deb)
 
@@ -113,20 +122,44 @@ host_suite() {
 	check_ok "apt install iotally-dkms on a kernel without headers" \
 		in_root apt-get install -y -q "/tmp/iotally-dkms_${version}_all.deb"
 	echo "$out" >"$base/install-no-headers.log"
+	# dkms 3.0 (Debian 12) and 3.2 (Debian 13) say it in other words.
 	check_match "DKMS says the headers are missing" \
-		"headers for this kernel do not seem to be installed" "$out"
+		"headers for this kernel do not seem to be installed|No kernel headers were found" "$out"
 	check_eq "no module was built: the stock dm-mod stays" "$stock" \
 		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_ok "apt purge iotally-dkms" in_root apt-get purge -y -q iotally-dkms
 	check_ok "reinstall the headers (offline, from apt's cache)" \
 		in_root apt-get install -y -q "/$headers_deb"
 
+	# A kernel of another version than 6.12 is installed too, with its
+	# headers (a tree DKMS accepts as such) and its own dm-mod: our
+	# dm-mod is not for it. 6.1 is Debian 12's first kernel.
+	local other=6.1.0-99-iotally-other
+	local other_stock=/lib/modules/$other/kernel/drivers/md/dm-mod.ko.xz
+	mkdir -p "$root/usr/src/linux-headers-$other/include" "$root${other_stock%/*}"
+	cp "$root/lib/modules/$release/build/Makefile" "$root/usr/src/linux-headers-$other/"
+	ln -s "/usr/src/linux-headers-$other" "$root/lib/modules/$other/build"
+	cp "$root$stock" "$root$other_stock"
+	touch "$root/lib/modules/$other/"{modules.order,modules.builtin,modules.builtin.modinfo}
+	in_root depmod "$other"
+
 	# The real install: both packages, offline.
 	check_ok "apt install ./iotally_*.deb ./iotally-dkms_*.deb (offline)" \
 		in_root apt-get install -y -q "/tmp/iotally_${version}_amd64.deb" "/tmp/iotally-dkms_${version}_all.deb"
 	echo "$out" >"$base/install.log"
+	echo "$err" >>"$base/install.log"
+	check_eq "kernel $other: one line from iotally-dkms says it keeps its own dm-mod" \
+		"iotally-dkms: kernel $other is not Linux 6.12: it keeps its own dm-mod" \
+		"$(tr -d '\r' <"$base/install.log" | grep "iotally-dkms: kernel $other")"
+	check_match "kernel $other: DKMS skipped it for the BUILD_EXCLUSIVE of dkms.conf" \
+		"BUILD_EXCLUSIVE directive" "$(cat "$base/install.log")"
+	check_eq "kernel $other: dkms status has no build of iotally" "" \
+		"$(in_root dkms status iotally -k "$other" 2>/dev/null | grep -E 'built|installed')"
+	check_eq "kernel $other: modinfo -k dm_mod names its stock module" "$other_stock" \
+		"$(in_root modinfo -k "$other" -F filename dm_mod 2>&1)"
+	rm -rf "$root/lib/modules/$other" "$root/usr/src/linux-headers-$other" "$root/var/lib/initramfs-tools/$other"
 	check_eq "dkms status: built and installed for $release" "$installed" \
-		"$(in_root dkms status iotally 2>/dev/null)"
+		"$(in_root dkms status iotally 2>/dev/null | sed "s/$own\$//")"
 	check_eq "modinfo -k $release dm_mod: ours under updates/dkms" "$ours" \
 		"$(in_root modinfo -k "$release" -F filename dm_mod 2>&1)"
 	check_eq "modinfo: version iotally-$version" "iotally-$version" \
@@ -153,12 +186,12 @@ host_suite() {
 	check_cmp "the rebuilt module is new" -gt "$(stat -c %Y "$root$ours" 2>/dev/null || echo 0)" "$before"
 	check_ok "dpkg-reconfigure iotally-dkms" in_root dpkg-reconfigure iotally-dkms
 	check_eq "dkms status after dpkg-reconfigure: installed" "$installed" \
-		"$(in_root dkms status iotally 2>/dev/null)"
+		"$(in_root dkms status iotally 2>/dev/null | sed "s/$own\$//")"
 
 	# A kernel update to a second flavour: Debian's cloud kernel and its
 	# headers, offline from apt's cache. Their hooks run dkms autoinstall
 	# for the new kernel, which then boots with our dm-mod.
-	local update=$DEBIAN_GUEST_UPDATE_KERNEL update_debs
+	local update=$suite_update_kernel update_debs
 	update_debs=$(cd "$root" && ls var/cache/apt/archives/linux-image-"${update}"_*.deb \
 		var/cache/apt/archives/linux-headers-"${update}"_*.deb | sed 's|^|/|')
 	# shellcheck disable=SC2086
@@ -167,7 +200,7 @@ host_suite() {
 	echo "$out" >"$base/install-update.log"
 	check_eq "dkms status: built and installed for $update" \
 		"iotally/$version, $update, x86_64: installed" \
-		"$(in_root dkms status iotally -k "$update" 2>/dev/null)"
+		"$(in_root dkms status iotally -k "$update" 2>/dev/null | sed "s/$own\$//")"
 	check_eq "modinfo -k $update dm_mod: ours under updates/dkms" \
 		"/lib/modules/$update/updates/dkms/dm-mod.ko.xz" \
 		"$(in_root modinfo -k "$update" -F filename dm_mod 2>&1)"
@@ -223,7 +256,7 @@ boot() {
 	mkdir -p "$logs"
 	cp "$root/boot/vmlinuz-$release" "$root/boot/initrd.img-$release" "$logs/"
 	umount_root
-	echo "  BOOT    $name/$phase: Debian 12, $release, timeout ${timeout}s"
+	echo "  BOOT    $name/$phase: Debian $suite_number ($suite), $release, timeout ${timeout}s"
 	local start=$(date +%s)
 	qemu_boot "$timeout" "$mem" \
 		-kernel "$logs/vmlinuz-$release" -initrd "$logs/initrd.img-$release" \

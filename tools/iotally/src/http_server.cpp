@@ -12,6 +12,8 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "iotally/error.hpp"
@@ -68,6 +70,19 @@ std::string gzip_compress(std::string_view data) {
 
 namespace {
 
+// What httplib::TaskQueue::enqueue returns: nothing in cpp-httplib 0.11
+// (Debian 12), whether the task was taken in 0.18 (Debian 13).
+using EnqueueResult =
+    decltype(std::declval<httplib::TaskQueue&>().enqueue(std::function<void()>()));
+
+template <typename Result>
+Result taken() {
+    if constexpr (std::is_void_v<Result>)
+        return;
+    else
+        return true;
+}
+
 // A fixed number of workers and a bounded queue: when the queue is full the
 // accepting thread waits, so further connections wait in the kernel's
 // listen backlog instead of costing a thread or memory each.
@@ -79,11 +94,12 @@ class BoundedPool final : public httplib::TaskQueue {
     }
     ~BoundedPool() override { shutdown(); }
 
-    void enqueue(std::function<void()> fn) override {
+    EnqueueResult enqueue(std::function<void()> fn) override {
         std::unique_lock lock(mutex_);
         room_.wait(lock, [&] { return jobs_.size() < limit_ || stopping_; });
         jobs_.push_back(std::move(fn));
         ready_.notify_one();
+        return taken<EnqueueResult>();
     }
 
     void shutdown() override {
