@@ -174,6 +174,50 @@ TEST_F(ReportDepth, RegionsAreSampledToo) {
     EXPECT_TRUE(seen) << out;
 }
 
+// An area's depth is its own; a group's is the sum of its members'.
+TEST_F(ReportDepth, AreasAndGroups) {
+    ASSERT_EQ(run({"create", "vol", "--areas", "2"}), 0) << err;
+    ASSERT_EQ(run({"create", "vol", "--length", "1000"}), 0) << err;
+    dm.region("vol", 0).areas[1].in_flight = 4;
+    dm.region("vol", 1).areas[0].in_flight = 2;
+    ASSERT_EQ(run({"-j", "report", "--level", "area", "-o", "%qd1,%qd4", "-y", "1", "1"}), 0)
+        << err;
+    auto rows = nlohmann::json::parse(out)["rows"];
+    int areas = 0;
+    for (const auto& r : rows) {
+        if (r["level"] != "area" || r["region_id"].get<int>() != 1)
+            continue;
+        ++areas;  // region 1's one area: always 2 in flight
+        EXPECT_NEAR(r["metrics"]["%qd1"].get<double>(), 100.0, 1e-9) << r;
+        EXPECT_NEAR(r["metrics"]["%qd4"].get<double>(), 0.0, 1e-9) << r;
+    }
+    EXPECT_EQ(areas, 1) << out;
+    areas = 0;
+    for (const auto& r : rows) {
+        if (r["level"] != "area" || r["region_id"].get<int>() != 0 || r["area"].get<int>() != 1)
+            continue;
+        ++areas;  // region 0's second area: always 4 (its first follows the fixture)
+        EXPECT_NEAR(r["metrics"]["%qd4"].get<double>(), 100.0, 1e-9) << r;
+    }
+    EXPECT_EQ(areas, 1) << out;
+    ASSERT_EQ(run({"set-aux", "vol", "0", "--raw", "DMS_GROUP=both:0-1#-"}), 0) << err;
+    ASSERT_EQ(run({"-j", "report", "--level", "group", "-o", "%qd4,%qd8,%qd16", "-y", "1", "1"}), 0)
+        << err;
+    rows = nlohmann::json::parse(out)["rows"];
+    int groups = 0;
+    for (const auto& r : rows) {
+        if (r["level"] != "group")
+            continue;
+        ++groups;
+        // Area 0 idle by now (the fixture's clock is past its first quarter
+        // second), 4 in area 1, 2 in region 1: 6, neither 4 nor 2 alone.
+        EXPECT_NEAR(r["metrics"]["%qd4"].get<double>(), 100.0, 1e-9) << r;
+        EXPECT_NEAR(r["metrics"]["%qd8"].get<double>(), 0.0, 1e-9) << r;
+        EXPECT_NEAR(r["metrics"]["%qd16"].get<double>(), 0.0, 1e-9) << r;
+    }
+    EXPECT_EQ(groups, 1) << out;
+}
+
 TEST_F(ReportDepth, TheRateIsTheUsers) {
     ASSERT_EQ(run({"report", "--qd-sample", "250ms", "-o", "%qd16", "-y", "1", "1"}), 0) << err;
     EXPECT_EQ(ticks, 4);
