@@ -84,11 +84,10 @@ class Reporter {
                   level_, a.timestamps) {
         if (json && a.csv)
             throw Error(ErrorKind::usage, "--json and --csv exclude each other");
+        bool deprecated_count = false;
         if (a.c_option && a.c_option->count() > 0) {
             if (is_count(a.c_value)) {
-                *ctx.err << "iotally: warning: '-c " << a.c_value
-                         << "' as the report count is deprecated: use --count " << a.c_value
-                         << " (-c alone is --cpu, as in iostat)\n";
+                deprecated_count = true;
                 set_once(a.count, a.c_value, "count");
             } else {
                 a.cpu = true;
@@ -136,6 +135,10 @@ class Reporter {
         if (devices_ && wants_depth(writer_.fields()))
             depth_.emplace(ctx, qd_period, level_ != ReportLevel::device);
         selector_.emplace(a.select);
+        if (deprecated_count)  // once the command line is known to be good
+            *ctx.err << "iotally: warning: '-c " << a.c_value
+                     << "' as the report count is deprecated: use --count " << a.c_value
+                     << " (-c alone is --cpu, as in iostat)\n";
     }
 
     void run() {

@@ -112,6 +112,9 @@ TEST_F(ReportCpu, DashCNumberIsTheDeprecatedCount) {
     EXPECT_EQ(run({"report", "-c", "nodev"}), 3);  // and still checked
     EXPECT_EQ(run({"report", "-i", "1", "-c", "2", "--count", "3"}), 2);
     EXPECT_TRUE(has(err, "the count is given twice")) << err;
+    EXPECT_EQ(run({"report", "-c", "2"}), 2);  // one line: the error, not the warning too
+    EXPECT_TRUE(one_line(err)) << err;
+    EXPECT_TRUE(has(err, "needs an interval")) << err;
 }
 
 TEST_F(ReportCpu, MissingProcStatIsOneError) {
