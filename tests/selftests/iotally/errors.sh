@@ -28,7 +28,7 @@ check_error "delete with a non-numeric id" 2 "abc" iotally delete "$VOL" abc
 check_error "clear a region that does not exist" 6 "region 42 does not exist on $VOL" iotally clear "$VOL" 42
 check_error "print a region that does not exist" 6 "region 42 does not exist on $VOL" iotally print "$VOL" 42
 check_error "histogram of region -1" 2 "'-1'" iotally histogram "$VOL" -- -1
-check_error "report -c -1" 2 "'-1'" iotally report -i 1 -c -1 "$VOL"
+check_error "report --count -1" 2 "'-1'" iotally report -i 1 --count -1 "$VOL"
 check_error "report with a count of 0" 2 "'0'" iotally report "$VOL" 1 0
 check_error "report --select that matches nothing" 3 "nomatch" iotally report --select 'name=nomatch*'
 check_error "an unknown option before the command" 2 "--bogus" iotally --bogus

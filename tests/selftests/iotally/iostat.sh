@@ -27,3 +27,21 @@ for c in 6:rareq-sz 12:wareq-sz 5:r_await 11:w_await; do
 		"$(echo "$ios" | awk -v n="$n" '{ print $(n + 1) }')" \
 		"$(echo "$our" | awk -v n="$n" '{ print $(n + 1) }')"
 done
+
+# report -c is iostat -c: the same two lines, the values since boot within
+# the few ticks that pass between the two commands.
+check_ok "iostat -c" iostat -c
+icpu=$(printf '%s\n' "$out" | grep -A1 '^avg-cpu:')
+check_ok "iotally report -c" iotally report -c
+check_eq "report -c prints iostat -c's header" "$(echo "$icpu" | sed -n 1p)" \
+	"$(echo "$out" | sed -n 1p)"
+# iostat's layout: 7 spaces, then each value as %8.2f.
+check_match "iostat -c's values are 7 spaces and 6 x %8.2f" '^ {7}([ 0-9]{5}[.][0-9]{2}){6}$' \
+	"$(echo "$icpu" | sed -n 2p)"
+check_match "report -c's values are laid out as iostat's" '^ {7}([ 0-9]{5}[.][0-9]{2}){6}$' \
+	"$(echo "$out" | sed -n 2p)"
+check_eq "report -c and iostat -c agree since boot within 0.5 points" 0 \
+	"$(printf '%s\n%s\n' "$(echo "$icpu" | sed -n 2p)" "$(echo "$out" | sed -n 2p)" |
+		awk 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i; next }
+		     { for (i = 1; i <= NF; i++) { d = $i - a[i]; if (d < -0.5 || d > 0.5) bad++ } }
+		     END { print bad + 0 }')"

@@ -30,6 +30,7 @@ struct Context {
     std::function<std::int64_t()> realtime_ns;  // default: CLOCK_REALTIME
     std::function<double()> uptime_s;           // default: /proc/uptime
     std::string sysfs = "/sys";
+    std::string proc = "/proc";  // report -c reads proc/stat
 
     DeviceLayer& layer();
 

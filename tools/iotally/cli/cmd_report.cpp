@@ -9,6 +9,8 @@
 
 #include "app.hpp"
 #include "block_devices.hpp"
+#include "depth_sampler.hpp"
+#include "iotally/cpu_stat.hpp"
 #include "iotally/error.hpp"
 #include "iotally/report.hpp"
 #include "output.hpp"
@@ -34,7 +36,19 @@ struct ReportArgs {
     SelectArgs select;
     std::string level = "region";
     std::string program_id;
+    // -c alone is iostat's --cpu; "-c N" is the count of before (deprecated).
+    CLI::Option* c_option = nullptr;
+    std::string c_value;
+    bool cpu = false, devices = false;
+    std::string qd_sample;  // the period of the in-flight samples (%qdN)
 };
+
+constexpr double default_qd_sample_s = 0.01;
+
+bool wants_depth(const std::vector<const MetricField*>& fields) {
+    return std::any_of(fields.begin(), fields.end(),
+                       [](const MetricField* f) { return f->name.substr(0, 3) == "%qd"; });
+}
 
 bool is_count(const std::string& s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
@@ -70,6 +84,20 @@ class Reporter {
                   level_, a.timestamps) {
         if (json && a.csv)
             throw Error(ErrorKind::usage, "--json and --csv exclude each other");
+        bool deprecated_count = false;
+        if (a.c_option && a.c_option->count() > 0) {
+            if (is_count(a.c_value)) {
+                deprecated_count = true;
+                set_once(a.count, a.c_value, "count");
+            } else {
+                a.cpu = true;
+                if (!a.c_value.empty())  // a device after -c
+                    a.operands.insert(a.operands.begin(), a.c_value);
+            }
+        }
+        cpu_ = a.cpu;
+        devices_ = !a.cpu || a.devices;
+        writer_.set_blocks(cpu_, devices_);
         if (!a.sort.empty()) {
             sort_ = find_metric_field(a.sort);
             if (!sort_)
@@ -96,20 +124,49 @@ class Reporter {
         }
         if (a.omit_first && !interval_)
             throw Error(ErrorKind::usage, "-y needs an interval");
+        double qd_period = default_qd_sample_s;
+        if (!a.qd_sample.empty()) {
+            try {
+                qd_period = parse_interval_s(a.qd_sample);
+            } catch (const Error& e) {
+                throw Error(e.kind(), fmt::format("--qd-sample: {}", e.what()));
+            }
+        }
+        if (devices_ && wants_depth(writer_.fields()))
+            depth_.emplace(ctx, qd_period, level_ != ReportLevel::device);
         selector_.emplace(a.select);
+        if (deprecated_count)  // once the command line is known to be good
+            *ctx.err << "iotally: warning: '-c " << a.c_value
+                     << "' as the report count is deprecated: use --count " << a.c_value
+                     << " (-c alone is --cpu, as in iostat)\n";
     }
 
     void run() {
         Sample prev = sampler_.take();
+        std::optional<CpuTimes> cpu_prev;
+        if (cpu_)
+            cpu_prev = read_cpu_times(ctx_.proc);
+        if (depth_)
+            depth_->track(prev);
         std::uint64_t printed = 0;
         if (!a_.omit_first) {
-            emit(prev, nullptr, printed++);
+            emit(prev, nullptr, cpu_prev ? &*cpu_prev : nullptr, nullptr, printed++);
         }
         while (interval_ && (!count_ || printed < *count_)) {
-            ctx_.sleep(*interval_);
+            if (depth_)
+                depth_->run_until(ctx_.clock() + *interval_);
+            else
+                ctx_.sleep(*interval_);
             Sample cur = sampler_.take();
-            emit(cur, &prev, printed++);
+            std::optional<CpuTimes> cpu_cur;
+            if (cpu_)
+                cpu_cur = read_cpu_times(ctx_.proc);
+            emit(cur, &prev, cpu_cur ? &*cpu_cur : nullptr, cpu_prev ? &*cpu_prev : nullptr,
+                 printed++);
+            if (depth_)
+                depth_->track(cur);
             prev = std::move(cur);
+            cpu_prev = cpu_cur;
         }
     }
 
@@ -120,7 +177,8 @@ class Reporter {
         slot = value;
     }
 
-    void emit(const Sample& cur, const Sample* prev, std::uint64_t sample) {
+    void emit(const Sample& cur, const Sample* prev, const CpuTimes* cpu_cur,
+              const CpuTimes* cpu_prev, std::uint64_t sample) {
         const double elapsed = prev ? cur.disks.taken_s - prev->disks.taken_s : ctx_.uptime_s();
         std::vector<ReportRow> device_rows;
         std::vector<std::uint64_t> activity;
@@ -162,6 +220,10 @@ class Reporter {
                 rows.push_back(std::move(r));
             }
         }
+        if (depth_ && prev)
+            depth_->fill(rows);
+        if (!devices_)
+            rows.clear();
         if (sort_) {
             auto key = [&](const ReportRow& r) { return sort_->get(r.stats); };
             std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
@@ -172,7 +234,9 @@ class Reporter {
             });
         }
         ReportHead head{sample, cur.unix_ns, prev ? std::optional(elapsed) : std::nullopt,
-                        cur.dm ? cur.dm->generation : 0};
+                        cur.dm ? cur.dm->generation : 0, std::nullopt};
+        if (cpu_cur)
+            head.cpu = avg_cpu(*cpu_cur, cpu_prev);
         writer_.write(head, rows);
     }
 
@@ -185,6 +249,8 @@ class Reporter {
     std::optional<double> interval_;
     std::optional<std::uint64_t> count_;
     std::optional<DeviceSelector> selector_;
+    std::optional<DepthSampler> depth_;
+    bool cpu_ = false, devices_ = true;
 };
 
 }  // namespace
@@ -200,9 +266,20 @@ void register_report(Registry& r) {
     sub->add_option("-i,--interval", a->interval,
                     "Report rates over this interval, repeatedly (1, 500ms, 2s)")
         ->type_name("DURATION");
-    sub->add_option("-c,--count", a->count,
+    sub->add_option("--count", a->count,
                     "Number of reports, the first since boot (default with an interval: forever)")
         ->type_name("N");
+    a->c_option = sub->add_option("-c", a->c_value,
+                                  "The avg-cpu block (iostat -c); '-c N' is the deprecated "
+                                  "spelling of --count N")
+                      ->expected(0, 1)
+                      ->type_name("");
+    sub->add_flag("--cpu", a->cpu, "The avg-cpu block, from /proc/stat (iostat -c)");
+    sub->add_flag("-d,--devices", a->devices,
+                  "The device rows too with -c (iostat -d; the default without -c)");
+    sub->add_option("--qd-sample", a->qd_sample,
+                    "Sample the I/Os in flight this often for the %qdN fields (default 10ms)")
+        ->type_name("DURATION");
     sub->add_flag("-x", a->extended, "All of iostat -x's fields (discards and flushes too)");
     sub->add_flag("-t", a->timestamps, "Print the time of each report (ISO 8601)");
     sub->add_flag("-y", a->omit_first, "Omit the first report (since boot or creation)");

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "document.hpp"
 #include "iotally/error.hpp"
 #include "output.hpp"
@@ -32,13 +34,23 @@ std::string opt_str(const std::optional<std::uint64_t>& v) {
     return v ? std::to_string(*v) : std::string();
 }
 
+// iostat -c's names, in its order; JSON takes them without the '%' as
+// iostat -o JSON does.
+constexpr std::array<std::string_view, 6> cpu_names{"%user",   "%nice",  "%system",
+                                                    "%iowait", "%steal", "%idle"};
+
+std::array<double, 6> cpu_values(const AvgCpu& c) {
+    return {c.user, c.nice, c.system, c.iowait, c.steal, c.idle};
+}
+
 }  // namespace
 
 std::vector<const MetricField*> resolve_fields(const std::string& list) {
     std::vector<const MetricField*> out;
-    if (list == "all") {
+    if (list == "all") {  // but the sampled %qdN: they are asked for by name
         for (const auto& f : metric_fields())
-            out.push_back(&f);
+            if (!f.name.starts_with("%qd"))
+                out.push_back(&f);
         return out;
     }
     for (const auto& name : split_list(list)) {
@@ -83,6 +95,17 @@ void ReportWriter::text(const ReportHead& head, const std::vector<ReportRow>& ro
             headers.insert(headers.end(), {"Region", "Area", "Start"});
             break;
     }
+    if (head.sample)
+        out_ << "\n";
+    if (timestamps_)
+        out_ << iso8601_local(head.unix_ns) << "\n";
+    if (head.cpu) {
+        out_ << format_avg_cpu(*head.cpu);
+        if (devices_)
+            out_ << "\n";
+    }
+    if (!devices_)
+        return;
     for (auto* f : fields_)
         headers.emplace_back(f->name);
     Table t(headers);
@@ -118,16 +141,25 @@ void ReportWriter::text(const ReportHead& head, const std::vector<ReportRow>& ro
         }
         t.add(std::move(c));
     }
-    if (head.sample)
-        out_ << "\n";
-    if (timestamps_)
-        out_ << iso8601_local(head.unix_ns) << "\n";
     out_ << t.render();
     if (marked)
         out_ << "~ counted in whole jiffies (a region without precise_timestamps)\n";
 }
 
 void ReportWriter::csv(const ReportHead& head, const std::vector<ReportRow>& rows) {
+    std::vector<std::string> cpu_cells;
+    if (head.cpu)
+        for (double v : cpu_values(*head.cpu))
+            cpu_cells.push_back(fmt::format("{:.2f}", v));
+    if (!devices_) {  // -c alone: one line a report
+        if (!csv_header_done_) {
+            out_ << fmt::format("timestamp,timestamp_ns,sample,{}\n", fmt::join(cpu_names, ","));
+            csv_header_done_ = true;
+        }
+        out_ << fmt::format("{},{},{},{}\n", iso8601_utc(head.unix_ns), head.unix_ns, head.sample,
+                            fmt::join(cpu_cells, ","));
+        return;
+    }
     if (!csv_header_done_) {
         std::vector<std::string> h{
             "timestamp",      "timestamp_ns", "sample",         "device",
@@ -136,6 +168,8 @@ void ReportWriter::csv(const ReportHead& head, const std::vector<ReportRow>& row
             "length_sectors", "new",          "counters_reset", "time_resolution"};
         for (auto* f : fields_)
             h.push_back(csv_escape(f->name));
+        if (cpu_)
+            h.insert(h.end(), cpu_names.begin(), cpu_names.end());
         out_ << fmt::format("{}\n", fmt::join(h, ","));
         csv_header_done_ = true;
     }
@@ -162,6 +196,7 @@ void ReportWriter::csv(const ReportHead& head, const std::vector<ReportRow>& row
                         : f->integer ? fmt::format("{:.0f}", *v)
                                      : plain_decimal(*v));
         }
+        c.insert(c.end(), cpu_cells.begin(), cpu_cells.end());
         out_ << fmt::format("{}\n", fmt::join(c, ","));
     }
 }
@@ -176,6 +211,13 @@ void ReportWriter::json(const ReportHead& head, const std::vector<ReportRow>& ro
     for (auto* f : fields_)
         units[std::string(f->name)] = f->unit;
     doc["units"] = units;
+    if (head.cpu) {
+        nlohmann::json cpu = nlohmann::json::object();
+        const auto values = cpu_values(*head.cpu);
+        for (std::size_t i = 0; i < cpu_names.size(); ++i)
+            cpu[std::string(cpu_names[i].substr(1))] = values[i];
+        doc["avg-cpu"] = cpu;
+    }
     nlohmann::json out_rows = nlohmann::json::array();
     auto opt = [](const std::optional<std::uint64_t>& v) {
         return v ? nlohmann::json(*v) : nlohmann::json(nullptr);

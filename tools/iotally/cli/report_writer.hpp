@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "iotally/cpu_stat.hpp"
 #include "iotally/metrics.hpp"
 #include "iotally/report.hpp"
 
@@ -20,6 +21,7 @@ struct ReportHead {
     std::int64_t unix_ns = 0;
     std::optional<double> interval_s;  // absent: since boot / creation
     std::uint64_t generation = 0;
+    std::optional<AvgCpu> cpu;  // report -c: the avg-cpu block
 };
 
 class ReportWriter {
@@ -31,6 +33,12 @@ class ReportWriter {
           fields_(std::move(fields)),
           level_(level),
           timestamps_(timestamps) {}
+    // What each report has: the avg-cpu block (-c), the device table, or both.
+    void set_blocks(bool cpu, bool devices) {
+        cpu_ = cpu;
+        devices_ = devices;
+    }
+    const std::vector<const MetricField*>& fields() const { return fields_; }
     void write(const ReportHead& head, const std::vector<ReportRow>& rows);
 
   private:
@@ -44,6 +52,7 @@ class ReportWriter {
     ReportLevel level_;
     bool timestamps_;
     bool csv_header_done_ = false;
+    bool cpu_ = false, devices_ = true;
 };
 
 // "-o" lists: names from metric_fields(), or "all".

@@ -66,7 +66,7 @@ _iotally()
         return
     fi
 
-    local fields="r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util %r_util %w_util tps kB/s MB/s rMB/s wMB/s dMB/s rsec/s wsec/s await areq-sz in_flight ios r_ios w_ios d_ios f_ios r_merges w_merges d_merges bytes r_bytes w_bytes d_bytes sectors r_sectors w_sectors"
+    local fields="r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util %r_util %w_util %qd1 %qd2 %qd4 %qd8 %qd16 %qd32 %qd64 %qd128 tps kB/s MB/s rMB/s wMB/s dMB/s rsec/s wsec/s await areq-sz in_flight ios r_ios w_ios d_ios f_ios r_merges w_merges d_merges bytes r_bytes w_bytes d_bytes sectors r_sectors w_sectors"
     case $prev in
     --file|--textfile-dir) _iotally_files; return ;;
     --level) COMPREPLY=($(compgen -W 'device group region area' -- "$cur")); return ;;
@@ -79,7 +79,8 @@ _iotally()
         return ;;
     --select) COMPREPLY=($(compgen -W 'name= target= driver= uuid= lv=' -- "$cur")); compopt -o nospace; return ;;
     --select-mode) COMPREPLY=($(compgen -W 'add only remove add-only' -- "$cur")); return ;;
-    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|-c|--max|--top|--first|--group|--area|--name)
+    -c) [[ $cmd == report ]] || return ;;  # report -c is --cpu; top -c N a count
+    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|--qd-sample|--max|--top|--first|--group|--area|--name)
         return ;;
     esac
 
@@ -92,7 +93,7 @@ _iotally()
     print) opts="--clear --first --count" ;;
     set-aux) opts="--raw" ;;
     update) opts="--file --group --alias" ;;
-    report) opts="-x -t -y -N --partitions --interval --count --fields --sort --select --select-mode --level --program-id --max --top --csv" ;;
+    report) opts="-x -t -y -N -c -d --cpu --devices --partitions --interval --count --fields --sort --select --select-mode --level --program-id --max --top --csv --qd-sample" ;;
     histogram) opts="--group --area --interval" ;;
     top) opts="--interval --count --sort --select --max --program-id" ;;
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;

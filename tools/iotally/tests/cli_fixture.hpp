@@ -78,6 +78,7 @@ struct Cli : testing::Test {
         };
         ctx.uptime_s = [this] { return uptime; };
         ctx.sysfs = sys.path();
+        ctx.proc = procfs.path();
         ctx.terminal_width = [] { return 100; };
         if (!debugfs.empty())
             ctx.debugfs = debugfs;
@@ -90,6 +91,7 @@ struct Cli : testing::Test {
 
     // The block devices of sysfs: vda, and dm-3 which is the fake's "vol".
     test::TempDir sys;
+    test::TempDir procfs;                              // proc/stat for report -c
     std::int64_t wall_ns = 1'795'000'000'000'000'000;  // 2026-11-18T11:06:40Z
     double uptime = 100.0;
     void set_stat(const std::string& name, const std::string& stat) {

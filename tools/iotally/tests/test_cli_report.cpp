@@ -133,7 +133,7 @@ TEST_F(Cli, BasicBehaviour) {
     ASSERT_EQ(run({"create", "vol", "--histogram", "1ms"}), 0);
     EXPECT_EQ(run({"histogram", "vol", "-1"}), 2);
     EXPECT_FALSE(has(err, "18446744073709551615")) << err;
-    EXPECT_EQ(run({"report", "-c", "-1", "-i", "1"}), 2);
+    EXPECT_EQ(run({"report", "--count", "-1", "-i", "1"}), 2);
     EXPECT_EQ(run({"report", "1", "0"}), 2);
     EXPECT_EQ(run({"print", "vol", "9"}), 6);
     EXPECT_TRUE(has(err, "region 9 does not exist on vol")) << err;

@@ -26,6 +26,12 @@ expect "@stats_print @stats_print_clear" iotally message vol @stats_p
 expect "list" iotally -j li
 expect "r/s,w/s r/s,wkB/s r/s,wrqm/s r/s,w_await r/s,wareq-sz r/s,wMB/s r/s,wsec/s r/s,w_ios r/s,w_merges r/s,w_bytes r/s,w_sectors" iotally report -o r/s,w
 expect "r_await" iotally report --sort r_a
+expect "%qd1 %qd16 %qd128" iotally report -o %qd1
+expect "--cpu" iotally report --cp
+expect "--qd-sample" iotally report --qd
+expect "" iotally report --qd-sample ""
+expect "--csv" iotally report -c --cs
+expect "" iotally top -c ""
 expect "add only remove add-only" iotally report --select-mode ""
 expect "--version" iotally --v
 expect "snoop" iotally sn

@@ -2,6 +2,7 @@
 // devstat_compute_statistics() for dm-stats counters.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -45,6 +46,9 @@ struct Statistics {
     // count flushes): absent for regions, never zero.
     std::optional<std::uint64_t> total_merges_free, total_flushes;
     std::optional<double> merges_per_second_free, flushes_per_second, ms_per_flush;
+    // Percent of the sampled time with at least depth_thresholds[i] I/Os in
+    // flight (saturation.hpp): absent unless the in-flight count was sampled.
+    std::array<std::optional<double>, 8> depth_pct{};
     // The times came from a jiffies clock (a region without
     // precise_timestamps): they are whole ticks, not measurements.
     bool jiffies_resolution = false;
