@@ -377,6 +377,7 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
                                "iotally_region_io_now",
                                "iotally_region_io_latency_seconds",
                                "iotally_statistic",
+                               "iotally_statistic_log2",
                                "iotally_scrape_devices",
                                "iotally_scrape_errors",
                                "iotally_scrapes",
