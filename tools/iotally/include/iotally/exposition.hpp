@@ -79,7 +79,10 @@ class ExpositionWriter {
 
     // The text, with "# EOF" for OpenMetrics. The writer is empty after.
     std::string finish();
-    void reserve(std::size_t bytes) { out_.reserve(bytes); }
+    void reserve(std::size_t bytes) {
+        if (!protobuf_)  // the text's size
+            out_.reserve(bytes);
+    }
 
   private:
     void begin_sample(std::string_view suffix, const Labels& labels);
