@@ -172,7 +172,7 @@ n_stat=$(series 'iotally_statistic_log2.*' 'statistic="latencies_write"')
 echo "# series per histogram in Prometheus:"
 echo "#   region, 27 boundaries, native:  $n_nat"
 echo "#   region, 27 boundaries, classic: $n_cls"
-echo "#   task I/O wait, 24 log2 buckets, native, per fio process: $n_task"
+echo "#   task I/O wait, 24 log2 buckets, native, one per fio process (all): $n_task"
 echo "#   statistics layer latencies_write, native: $n_stat"
 check_eq "a native region is 1 series, the classic one 27 + 3" "1:30" "$n_nat:$n_cls"
 
