@@ -57,9 +57,9 @@ bpftrace=0
 programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
 [[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
-# Prometheus, promtool and node_exporter for the serve suite only (120 MB).
+# Prometheus, promtool and node_exporter for the serve suites only (120 MB).
 case " $suites " in
-*" serve "*) programs+=(/usr/bin/prometheus /usr/bin/promtool /usr/bin/prometheus-node-exporter) ;;
+*" serve "* | *" serve-native "*) programs+=(/usr/bin/prometheus /usr/bin/promtool /usr/bin/prometheus-node-exporter) ;;
 esac
 # Our own user-space programs, when they have been built.
 for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do

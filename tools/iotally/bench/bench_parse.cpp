@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Host parse rate of @stats_print and @stats_list replies, in lines per second
-// (items_per_second). Run: build/tools/bench_parse
+// (items_per_second), and the cost of writing a scrape of 10,000 regions in
+// each exposition format (bytes, gzip_bytes). Run: build/tools/bench_parse
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <string>
 
+#include "iotally/exporter.hpp"
+#include "iotally/http_server.hpp"
 #include "iotally/message.hpp"
+#include "iotally/native_histogram.hpp"
 
 namespace {
 
@@ -52,6 +56,58 @@ void BM_ParseList(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_ParseList)->Arg(10000);
+
+// 10,000 one-area regions of one device, with a histogram of 16 classic
+// boundaries (native = 0) or the 27 of `--histogram native` (native = 1).
+iotally::Snapshot regions(std::size_t n, bool native) {
+    iotally::Snapshot snap;
+    auto& d = snap.devices.emplace_back();
+    d.info.name = "vg0-data";
+    d.info.major = 254;
+    d.info.minor = 3;
+    std::vector<std::uint64_t> bounds;
+    if (native)
+        bounds = iotally::native_region_bounds(0);
+    else
+        for (std::uint64_t i = 1; i <= 16; ++i)
+            bounds.push_back(i * 1000000);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& r = d.regions.emplace_back();
+        r.id = i;
+        r.start = i * 2048;
+        r.length = r.step = 2048;
+        r.program_id = "iotally";
+        r.precise_timestamps = true;
+        r.histogram_bounds_ns = bounds;
+        auto& a = r.areas.emplace_back();
+        a.length = 2048;
+        a.counters.reads = 1245 + i;
+        a.counters.read_sectors = 99600 + i * 8;
+        a.counters.read_time_ns = 15080000000 + i;
+        a.histogram.assign(bounds.size() + 1, 0);
+        // Latencies over a few neighbouring buckets, as a device gives them.
+        for (std::size_t b = 8; b < 12 && b < a.histogram.size(); ++b)
+            a.histogram[b] = 100 + i % 50 + b;
+    }
+    return snap;
+}
+
+void BM_RenderRegions(benchmark::State& state) {
+    const auto format = static_cast<iotally::ExpositionFormat>(state.range(0));
+    const auto snap = regions(10000, state.range(1));
+    std::size_t bytes = 0;
+    std::string out;
+    for (auto _ : state) {
+        iotally::ExpositionWriter w(format);
+        iotally::write_region_families(w, snap, false);
+        out = w.finish();
+        bytes = out.size();
+    }
+    state.counters["bytes"] = static_cast<double>(bytes);
+    state.counters["gzip_bytes"] = static_cast<double>(iotally::gzip_compress(out).size());
+}
+// Formats: 0 OpenMetrics, 1 text 0.0.4, 2 protobuf.
+BENCHMARK(BM_RenderRegions)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include "iotally/clock_tick.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
+#include "iotally/native_histogram.hpp"
 #include "iotally/snapshot.hpp"
 #include "iotally/stats_client.hpp"
 #include "iotally/units.hpp"
@@ -27,6 +28,13 @@ namespace {
 std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool precise) {
     if (text.empty())
         return {};
+    if (auto native = parse_native_histogram(text)) {
+        if (!precise)
+            throw Error(
+                ErrorKind::usage,
+                fmt::format("--histogram {} needs precise timestamps: drop --no-precise", text));
+        return *native;
+    }
     auto ns = parse_duration_list_ns(text);
     if (precise)
         return ns;
@@ -323,7 +331,8 @@ void register_region(Registry& r) {
                       ->check(CLI::Range(1u, 0x7fffffffu));
     create->add_option("--area-size", ca->area_size, "Split into areas of SIZE")->excludes(areas);
     create->add_option("--histogram", ca->histogram,
-                       "Latency histogram boundaries, e.g. 1ms,5ms,20ms (units: ns, us, ms, s)");
+                       "Latency histogram boundaries, e.g. 1ms,5ms,20ms (units: ns, us, ms, s), or "
+                       "native[:SCHEMA]: 2^(k/2^SCHEMA) s from 2^-20 to 2^6 s, SCHEMA 0-4");
     auto* precise = create->add_flag(
         "--precise", ca->precise,
         "Nanosecond timestamps (precise_timestamps; the default with --histogram)");

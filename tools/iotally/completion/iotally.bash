@@ -80,7 +80,8 @@ _iotally()
     --select) COMPREPLY=($(compgen -W 'name= target= driver= uuid= lv=' -- "$cur")); compopt -o nospace; return ;;
     --select-mode) COMPREPLY=($(compgen -W 'add only remove add-only' -- "$cur")); return ;;
     -c) [[ $cmd == report ]] || return ;;  # report -c is --cpu; top -c N a count
-    --start|--length|--area-size|--areas|--histogram|--program-id|--aux|--alias|--interval|-i|--count|--qd-sample|--max|--top|--first|--group|--area|--name)
+    --histogram) COMPREPLY=($(compgen -W 'native native:0 native:1 native:2 native:3 native:4' -- "$cur")); return ;;
+    --start|--length|--area-size|--areas|--program-id|--aux|--alias|--interval|-i|--count|--qd-sample|--max|--top|--first|--group|--area|--name)
         return ;;
     esac
 

@@ -10,7 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     auto f = iotally::negotiate_format(text);
-    if (f != iotally::ExpositionFormat::openmetrics && f != iotally::ExpositionFormat::prometheus)
+    if (f != iotally::ExpositionFormat::openmetrics && f != iotally::ExpositionFormat::prometheus &&
+        f != iotally::ExpositionFormat::protobuf)
         __builtin_trap();
     (void)iotally::accepts_gzip(text);
     // An escaped value has no raw newline and no unescaped quote.

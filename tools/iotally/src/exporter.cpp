@@ -5,6 +5,7 @@
 
 #include "iotally/diskstats.hpp"
 #include "iotally/error.hpp"
+#include "iotally/native_histogram.hpp"
 
 namespace iotally {
 
@@ -62,6 +63,7 @@ struct Series {
     IoCounters counters;
     std::vector<std::uint64_t> histogram;
     const std::vector<std::uint64_t>* bounds_ns = nullptr;
+    bool precise = false;
 };
 
 double seconds(std::uint64_t ns) {
@@ -129,11 +131,12 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
                 for (const auto& a : r.areas) {
                     Labels al = rl;
                     al.add("area", a.index).add("area_start", a.start);
-                    series.push_back(
-                        {std::move(al), a.counters, a.histogram, &r.histogram_bounds_ns});
+                    series.push_back({std::move(al), a.counters, a.histogram,
+                                      &r.histogram_bounds_ns, r.precise_timestamps});
                 }
             } else {
-                series.push_back({rl, r.total(), r.histogram_total(), &r.histogram_bounds_ns});
+                series.push_back({rl, r.total(), r.histogram_total(), &r.histogram_bounds_ns,
+                                  r.precise_timestamps});
             }
             regions.emplace_back(std::move(rl), &r);
         }
@@ -166,16 +169,27 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
     w.family("iotally_region_io_latency_seconds", MetricType::histogram, "seconds",
              "Completion latency of reads and writes, in the region's own histogram buckets.");
     std::vector<double> bounds;
+    // Regions with native bounds (iotally create --histogram native): a
+    // native histogram in the protobuf format.
+    std::map<std::vector<std::uint64_t>, std::optional<NativeLayout>> natives;
     for (const auto& s : series) {
         if (s.histogram.empty())
             continue;
+        const NativeLayout* native = nullptr;
+        if (w.format() == ExpositionFormat::protobuf && s.precise) {
+            auto it = natives.find(*s.bounds_ns);
+            if (it == natives.end())
+                it = natives.emplace(*s.bounds_ns, region_native_layout(*s.bounds_ns, true)).first;
+            if (it->second)
+                native = &*it->second;
+        }
         bounds.clear();
         // The kernel's bucket i holds b_i <= d < b_(i+1); "le" is the next
         // boundary, inclusive where the kernel's is exclusive.
         for (auto b : *s.bounds_ns)
             bounds.push_back(seconds(b));
         w.histogram(s.labels, bounds, s.histogram,
-                    seconds(s.counters.read_time_ns + s.counters.write_time_ns));
+                    seconds(s.counters.read_time_ns + s.counters.write_time_ns), native);
     }
 }
 

@@ -2,8 +2,12 @@
 // The generic statistics layer family of `iotally serve --statistics IFACE`.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
+#include "iotally/native_histogram.hpp"
 #include "iotally/statfs.hpp"
 
 namespace iotally {
@@ -28,6 +32,7 @@ class StatisticsCollector final : public Collector {
         w.family("iotally_statistic", MetricType::gauge, "",
                  "Generic statistics layer (debugfs statistics/<interface>/data): one sample "
                  "per numeric column of value, range, array and list statistics.");
+        log2_.clear();
         for (const auto& iface : interfaces_) {
             try {
                 write_interface(w, iface);
@@ -35,10 +40,62 @@ class StatisticsCollector final : public Collector {
                 ++errors;
             }
         }
+        write_log2_histograms(w);
         return errors;
     }
 
   private:
+    // An array statistic with scale=log2, gathered line by line.
+    struct Log2 {
+        Labels labels;
+        std::vector<long long> bounds;  // the numbers of the "<=" lines
+        std::vector<std::uint64_t> counts;
+        bool valid = true;  // no negative total of Y
+    };
+
+    void add_log2_line(const std::string& iface, const StatDefinition& def,
+                       const std::vector<StatValue>& values) {
+        if (values.size() != 2 || values[0].kind != StatValue::Kind::text ||
+            values[1].kind != StatValue::Kind::integer)
+            return;
+        if (log2_.empty() || log2_.back().first != iface + "/" + def.name) {
+            Log2 l;
+            l.labels.add("interface", iface)
+                .add("statistic", def.name)
+                .add("units", def.get("units").value_or(""));
+            log2_.emplace_back(iface + "/" + def.name, std::move(l));
+        }
+        Log2& l = log2_.back().second;
+        const std::string& bucket = values[0].text;
+        if (bucket.starts_with("<=")) {
+            try {
+                l.bounds.push_back(std::stoll(bucket.substr(2)));
+            } catch (const std::exception&) {
+                l.valid = false;
+            }
+        }
+        if (values[1].integer < 0)
+            l.valid = false;
+        l.counts.push_back(static_cast<std::uint64_t>(values[1].integer));
+    }
+
+    // Their X distribution as a histogram (the layer keeps no sum of X: the
+    // sum is NaN); native where the bounds are powers of two from 0.
+    void write_log2_histograms(ExpositionWriter& w) {
+        w.family("iotally_statistic_log2", MetricType::histogram, "",
+                 "Generic statistics layer: array statistics with scale=log2, the total of Y "
+                 "per interval of X (in the statistic's units).");
+        std::vector<double> bounds;
+        for (auto& [key, l] : log2_) {
+            if (!l.valid || l.counts.size() != l.bounds.size() + 1)
+                continue;
+            bounds.assign(l.bounds.begin(), l.bounds.end());
+            auto native = statistic_log2_layout(l.bounds);
+            w.histogram(l.labels, bounds, l.counts, std::numeric_limits<double>::quiet_NaN(),
+                        native ? &*native : nullptr);
+        }
+    }
+
     void write_interface(ExpositionWriter& w, const std::string& iface) {
         auto defs = parse_definitions(fs_.read_definition(iface));
         auto data = parse_data(fs_.read_data(iface));
@@ -55,6 +112,8 @@ class StatisticsCollector final : public Collector {
                 continue;
             auto columns = stat_data_columns(type, def->get("mode").value_or(""));
             auto values = decode_stat_line(line, *def);
+            if (type == "array" && def->get("scale") == "log2")
+                add_log2_line(iface, *def, values);
             Labels base;
             base.add("interface", iface).add("statistic", line.name).add("type", type);
             // Text columns (array buckets) and list X values identify the sample.
@@ -78,6 +137,7 @@ class StatisticsCollector final : public Collector {
 
     StatFs fs_;
     std::vector<std::string> interfaces_;
+    std::vector<std::pair<std::string, Log2>> log2_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
+#include "iotally/native_histogram.hpp"
 #include "iotally/taskstats.hpp"
 
 namespace iotally {
@@ -116,11 +117,26 @@ class TaskCollector final : public Collector {
                  "Waits of the process for block I/O (taskstats).");
         for (const auto& [l, io] : rows)
             w.sample(l, io->wait_count);
+        write_wait_histograms(w, rows);
         last_ = std::move(now);
         return errors;
     }
 
   private:
+    // The kernel's log2 buckets of the waits, in ns: classic in the text
+    // formats, native (schema 0) in the protobuf format.
+    static void write_wait_histograms(ExpositionWriter& w,
+                                      const std::vector<std::pair<Labels, const TaskIo*>>& rows) {
+        w.family("iotally_task_io_wait_nanoseconds", MetricType::histogram, "nanoseconds",
+                 "Waits of the process for block I/O by duration (taskstats log2 buckets).");
+        for (const auto& [l, io] : rows) {
+            const std::vector<std::uint64_t> counts(io->wait_hist.begin(), io->wait_hist.end());
+            const NativeLayout native = task_wait_native_layout(io->hist_shift, counts.size());
+            w.histogram(l, task_wait_classic_bounds_ns(io->hist_shift, counts.size()), counts,
+                        static_cast<double>(io->wait_total_ns), &native);
+        }
+    }
+
     std::size_t top_;
     TaskRank rank_;
     std::unique_ptr<TaskstatsClient> client_;

@@ -9,10 +9,13 @@
 #include <cstdlib>
 
 #include "iotally/error.hpp"
+#include "iotally/exposition_protobuf.hpp"
 
 namespace iotally {
 
 std::string_view content_type(ExpositionFormat format) {
+    if (format == ExpositionFormat::protobuf)
+        return protobuf_content_type;
     return format == ExpositionFormat::openmetrics
                ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
                : "text/plain; version=0.0.4; charset=utf-8";
@@ -39,6 +42,7 @@ bool iequals(std::string_view a, std::string_view b) {
 struct MediaRange {
     std::string_view type;
     std::string_view version;  // "" when absent
+    std::string_view proto, encoding;
     double q = 1;
     bool valid = false;
 };
@@ -73,6 +77,10 @@ MediaRange parse_media_range(std::string_view part) {
             m.q = q;
         } else if (iequals(key, "version")) {
             m.version = value;
+        } else if (iequals(key, "proto")) {
+            m.proto = value;
+        } else if (iequals(key, "encoding")) {
+            m.encoding = value;
         }
     }
     m.valid = true;
@@ -82,7 +90,7 @@ MediaRange parse_media_range(std::string_view part) {
 }  // namespace
 
 ExpositionFormat negotiate_format(std::string_view accept) {
-    double om = -1, text = -1;
+    double om = -1, text = -1, pb = -1;
     while (!accept.empty()) {
         std::size_t comma = accept.find(',');
         MediaRange m = parse_media_range(accept.substr(0, comma));
@@ -95,8 +103,13 @@ ExpositionFormat negotiate_format(std::string_view accept) {
         } else if (iequals(m.type, "text/plain")) {
             if (m.version.empty() || m.version == "0.0.4")
                 text = std::max(text, m.q);
+        } else if (iequals(m.type, "application/vnd.google.protobuf")) {
+            if (m.proto == "io.prometheus.client.MetricFamily" && m.encoding == "delimited")
+                pb = std::max(pb, m.q);
         }
     }
+    if (pb >= 0 && pb >= om && pb >= text)
+        return ExpositionFormat::protobuf;
     return om >= 0 && om >= text ? ExpositionFormat::openmetrics : ExpositionFormat::prometheus;
 }
 
@@ -183,6 +196,11 @@ std::string format_value(double v) {
     return fmt::format("{}", v);
 }
 
+ExpositionWriter::ExpositionWriter(ExpositionFormat format) : format_(format) {
+    if (format == ExpositionFormat::protobuf)
+        protobuf_ = std::make_shared<ProtobufEncoder>();
+}
+
 void ExpositionWriter::family(std::string_view name, MetricType type, std::string_view unit,
                               std::string_view help) {
     if (!valid_metric_name(name) || name.ends_with("_total"))
@@ -191,6 +209,8 @@ void ExpositionWriter::family(std::string_view name, MetricType type, std::strin
         throw Error(ErrorKind::usage, fmt::format("family '{}' must end in _{}", name, unit));
     name_ = name;
     type_ = type;
+    if (protobuf_)
+        return protobuf_->family(name, type, help);
     const std::string_view type_name = type == MetricType::counter ? "counter"
                                        : type == MetricType::gauge ? "gauge"
                                                                    : "histogram";
@@ -242,12 +262,16 @@ void ExpositionWriter::begin_sample(std::string_view suffix, const Labels& label
 }
 
 void ExpositionWriter::sample(const Labels& labels, std::uint64_t value) {
+    if (protobuf_)
+        return protobuf_->sample(labels.text(), static_cast<double>(value));
     begin_sample(type_ == MetricType::counter ? "_total" : "", labels);
     append_uint(out_, value);
     out_ += '\n';
 }
 
 void ExpositionWriter::sample(const Labels& labels, std::int64_t value) {
+    if (protobuf_)
+        return protobuf_->sample(labels.text(), static_cast<double>(value));
     begin_sample(type_ == MetricType::counter ? "_total" : "", labels);
     if (value < 0) {
         out_ += '-';
@@ -259,13 +283,18 @@ void ExpositionWriter::sample(const Labels& labels, std::int64_t value) {
 }
 
 void ExpositionWriter::sample(const Labels& labels, double value) {
+    if (protobuf_)
+        return protobuf_->sample(labels.text(), value);
     begin_sample(type_ == MetricType::counter ? "_total" : "", labels);
     append_double(out_, value);
     out_ += '\n';
 }
 
 void ExpositionWriter::histogram(const Labels& labels, const std::vector<double>& upper_bounds,
-                                 const std::vector<std::uint64_t>& counts, double sum) {
+                                 const std::vector<std::uint64_t>& counts, double sum,
+                                 const NativeLayout* native) {
+    if (protobuf_)
+        return protobuf_->histogram(labels.text(), upper_bounds, counts, sum, native);
     if (counts.size() != upper_bounds.size() + 1)
         throw Error(ErrorKind::usage, fmt::format("{}: {} buckets for {} bounds", name_,
                                                   counts.size(), upper_bounds.size()));
@@ -296,6 +325,8 @@ void ExpositionWriter::histogram(const Labels& labels, const std::vector<double>
 }
 
 std::string ExpositionWriter::finish() {
+    if (protobuf_)
+        return protobuf_->finish();
     if (format_ == ExpositionFormat::openmetrics)
         out_ += "# EOF\n";
     std::string out = std::move(out_);

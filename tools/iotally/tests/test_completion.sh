@@ -43,4 +43,6 @@ expect "--select --select-mode" iotally serve --sel
 expect "add only remove add-only" iotally serve --select-mode ""
 expect "name= target= driver= uuid= lv=" iotally serve --select ""
 expect "--select --select-mode" iotally export --sel
+expect "native native:0 native:1 native:2 native:3 native:4" iotally create vol --histogram n
+expect "native:2" iotally create vol --histogram native:2
 exit $fail

@@ -466,6 +466,7 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
                                "iotally_region_io_latency_seconds",
                                "iotally_statistic",
                                "iotally_source_up",
+                               "iotally_statistic_log2",
                                "iotally_scrape_devices",
                                "iotally_scrape_errors",
                                "iotally_scrapes",

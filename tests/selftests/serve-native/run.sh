@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Native histograms: Debian's Prometheus 2.42 with --enable-feature=native-histograms
+# scrapes `iotally serve` in the guest, on loopback, and so asks for the
+# protobuf exposition. A dm-delay device (20 ms) carries two precise regions
+# with the same 27 boundaries but for one nanosecond: one made by
+# `iotally create --histogram native` (exponential: a native histogram), the
+# other 1 ns later at every boundary (not exponential: classic buckets).
+# fio writes to both. Through Prometheus' HTTP API:
+#   - the native region, the per-task wait histogram and the statistics
+#     layer's log2 array are stored as native histograms ("histogram" in
+#     the query result), the other region as classic _bucket series;
+#   - histogram_quantile(0.99, rate(...[1m])) on the native region agrees
+#     with `iotally histogram --interval 60`'s p99 over the same minute
+#     within one bucket;
+#   - the series per histogram, native against classic, are counted.
+. ../lib.sh
+
+for p in iotally prometheus fio; do
+	command -v "$p" >/dev/null || bail "$p is not in the guest"
+done
+
+PORT=9866
+PROM=9091
+HALF=65536 # sectors
+DEV=native
+WINDOW=60
+# What Prometheus 2.42 asks for with native histograms on (captured from it).
+PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+
+ip link set lo up || bail "cannot bring up loopback"
+modprobe brd rd_nr=1 rd_size=$((HALF)) max_part=0 || bail "cannot load brd"
+modprobe dm-delay || bail "cannot load dm-delay"
+dmsetup create --noudevsync "$DEV" --table "0 $((2 * HALF)) delay /dev/ram0 0 20" ||
+	bail "cannot create the dm-delay device"
+majmin=$(dmsetup info -c --noheadings -o major,minor --separator : "$DEV" | tr -d ' ')
+iface=dm-$majmin
+# Our kernel: the per-task wait histogram and the statistics layer's log2
+# arrays too. Upstream's engine (stock kernel): the regions only.
+ours=
+if [ -d "/sys/kernel/debug/statistics/$iface" ]; then
+	ours=1
+	echo on=1 >"/sys/kernel/debug/statistics/$iface/definition" || bail "cannot start $iface"
+fi
+
+nat=$(iotally create "$DEV" --start 0 --length $HALF --histogram native) ||
+	bail "iotally create --histogram native failed"
+bounds=$(dmsetup message "$DEV" 0 @stats_list | sed -n "s/^$nat: .* histogram:\([0-9,]*\).*/\1/p")
+check_eq "--histogram native: 27 precise boundaries from 954 ns to 64 s + 1 ns" \
+	"27 954 64000000001" \
+	"$(echo "$bounds" | awk -F, '{ print NF, $1, $NF }')"
+shifted=$(echo "$bounds" | awk -F, '{ for (i = 1; i <= NF; i++) printf "%s%.0f", (i > 1 ? "," : ""), $i + 1 }')
+cls=$(dmsetup message "$DEV" 0 @stats_create "$HALF+$HALF" /1 2 precise_timestamps \
+	"histogram:$shifted" classic) || bail "cannot create the classic region"
+run iotally create "$DEV" --start 0 --length 8 --histogram native:5
+check_match "--histogram native:5 is refused in one line, exit 2" \
+	"^2:iotally: --histogram native:5: the schema is 0 to 4" "$rc:$err"
+
+# fetch PATH [PORT]: an HTTP GET on loopback, the body on stdout.
+fetch() { wget -q -O - "http://127.0.0.1:${2:-$PORT}$1"; }
+urlencode() {
+	printf '%s' "$1" | awk 'BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+	{ s = $0; o = ""
+	  for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c ~ /[A-Za-z0-9_.~-]/) o = o c; else o = o sprintf("%%%02X", ord[c])
+	  }
+	  printf "%s", o }'
+}
+# query QUERY [TIME]: the JSON of an instant query.
+query() { fetch "/api/v1/query?query=$(urlencode "$1")${2:+&time=$2}" $PROM; }
+# scalar QUERY [TIME]: the value of a one-series instant query ("" if none).
+scalar() { query "$@" | sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'; }
+wait_for() {
+	_n=$1
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+iotally serve "$DEV" --listen 127.0.0.1:$PORT ${ours:+--tasks 3 --tasks-by wait --statistics "$iface"} \
+	2>/tmp/serve-native.err &
+serve_pid=$!
+cat >/tmp/prometheus-native.yml <<EOF2
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: iotally
+    static_configs: [{targets: ['127.0.0.1:$PORT']}]
+EOF2
+prometheus --config.file=/tmp/prometheus-native.yml --storage.tsdb.path=/tmp/prometheus-native \
+	--web.listen-address=127.0.0.1:$PROM --enable-feature=native-histograms \
+	>/tmp/prometheus-native.log 2>&1 &
+prom_pid=$!
+wait_for 60 fetch /-/healthy || bail "iotally serve did not come up: $(cat /tmp/serve-native.err)"
+
+type=$(wget -S -q -O /tmp/scrape.pb --header "Accept: $PB_ACCEPT" \
+	http://127.0.0.1:$PORT/metrics 2>&1 | sed -n 's/^ *Content-Type: *//Ip' | tr -d '\r')
+check_eq "Prometheus' protobuf Accept header gets the protobuf format" \
+	"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited" \
+	"$type"
+check_cmp "the protobuf scrape is not empty" -gt "$(wc -c </tmp/scrape.pb)" 1000
+
+wait_for 120 fetch /-/ready $PROM || bail "prometheus did not come up: $(tail -n 5 /tmp/prometheus-native.log)"
+up() { [ "$(scalar 'up{job="iotally"}')" = 1 ]; }
+wait_for 60 up || fail "Prometheus scrapes iotally serve" "$(tail -n 5 /tmp/prometheus-native.log)"
+
+fio --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 --rw=randwrite --bs=4k \
+	--numjobs=2 --size=$((HALF * 512)) --time_based --runtime=$((WINDOW + 30)) \
+	--name=nat --offset=0 --name=cls --offset=$((HALF * 512)) >/tmp/fio-native.out 2>&1 &
+fio_pid=$!
+sleep 10
+
+hist=$(iotally histogram "$DEV" "$nat" --interval $WINDOW -j)
+end=$(date +%s)
+sleep 3 # a scrape after the window closed
+p99=$(echo "$hist" | sed -n 's/.*"p99":{"estimate_ns":\([^,]*\),"lower_ns":\([0-9]*\),"upper_ns":\([0-9a-z]*\)}.*/\1 \2 \3/p')
+echo "# iotally histogram over ${WINDOW}s: p99 estimate, lower, upper (ns): $p99"
+
+# Stored as native histograms: the query result has "histogram", not "value".
+for q in "iotally_region_io_latency_seconds{region_id=\"$nat\"}" \
+	"iotally_task_io_wait_nanoseconds{comm=\"fio\"}" \
+	"iotally_statistic_log2{statistic=\"latencies_write\"}"; do
+	if [ -z "$ours" ] && [ "${q#iotally_region}" = "$q" ]; then
+		skip "$q is a native histogram in Prometheus" "upstream's kernel has neither family"
+		continue
+	fi
+	r=$(query "$q" "$end")
+	echo "# $q: $(printf '%s' "$r" | cut -c 1-300)"
+	check_match "$q is a native histogram in Prometheus" '"histogram":\[' "$r"
+done
+check_match "the classic region is classic buckets in Prometheus" '"value":\[' \
+	"$(query "iotally_region_io_latency_seconds_bucket{region_id=\"$cls\",le=\"+Inf\"}" "$end")"
+
+# p99 of the last minute, Prometheus against iotally histogram: the native
+# bucket index of each (bucket k holds (2^(k-1), 2^k] s; iotally's bucket
+# [lower, upper) has upper = floor(2^k s) + 1 ns, the last one k = 7).
+prom99=$(scalar "histogram_quantile(0.99, rate(iotally_region_io_latency_seconds{region_id=\"$nat\"}[1m]))" "$end")
+echo "# histogram_quantile(0.99, rate(...[1m])): $prom99 s"
+verdict=$(echo "$p99 $prom99" | awk '
+	# pow2ceil(x): the k with 2^(k-1) < x <= 2^k (busybox awk has no log())
+	function pow2ceil(x,  k, p) {
+		k = 0; p = 1
+		while (p < x) { p *= 2; k++ }
+		while (p / 2 >= x) { p /= 2; k-- }
+		return k
+	}
+	NF == 4 && $4 > 0 {
+		ki = ($3 == "null") ? 7 : pow2ceil(($3 - 1) / 1e9)
+		kp = pow2ceil($4)
+		d = ki - kp; if (d < 0) d = -d
+		print ((d <= 1) ? "ok" : "apart") ": iotally bucket " ki ", Prometheus bucket " kp
+		next
+	}
+	{ print "no p99: " $0 }')
+echo "# native bucket of the p99 (2^(k-1), 2^k] s: $verdict"
+check_eq "Prometheus' p99 of the native region is within one bucket of iotally histogram's" \
+	ok "${verdict%%:*}"
+
+# Series per histogram as Prometheus stores them.
+series() { scalar "count({__name__=~\"$1\",$2})" "$end"; }
+n_nat=$(series 'iotally_region_io_latency_seconds.*' "region_id=\"$nat\"")
+n_cls=$(series 'iotally_region_io_latency_seconds.*' "region_id=\"$cls\"")
+n_task=$(series 'iotally_task_io_wait_nanoseconds.*' 'comm="fio"')
+n_stat=$(series 'iotally_statistic_log2.*' 'statistic="latencies_write"')
+echo "# series per histogram in Prometheus:"
+echo "#   region, 27 boundaries, native:  $n_nat"
+echo "#   region, 27 boundaries, classic: $n_cls"
+echo "#   task I/O wait, 24 log2 buckets, native, one per fio process (all): $n_task"
+echo "#   statistics layer latencies_write, native: $n_stat"
+check_eq "a native region is 1 series, the classic one 27 + 3" "1:30" "$n_nat:$n_cls"
+
+# The text formats keep classic buckets for every region.
+text=$(fetch /metrics)
+check_eq "text 0.0.4 has 28 _bucket series of the native region" 28 \
+	"$(printf '%s\n' "$text" | grep -c "^iotally_region_io_latency_seconds_bucket{.*region_id=\"$nat\"")"
+if [ -n "$ours" ]; then
+	check_match "text 0.0.4 has the task wait histogram as classic buckets" \
+		'iotally_task_io_wait_nanoseconds_bucket\{pid="[0-9]+",comm="fio",le="1024"\}' "$text"
+else
+	skip "text 0.0.4 has the task wait histogram as classic buckets" "upstream's kernel"
+fi
+
+wait "$fio_pid"
+kill -TERM "$serve_pid"
+wait "$serve_pid"
+check_eq "SIGTERM stops serve (exit 0)" 0 "$?"
+kill "$prom_pid"
+wait "$prom_pid" 2>/dev/null
+dmsetup remove --noudevsync "$DEV"
+rmmod brd
+tap_finish
