@@ -386,6 +386,7 @@ u64 dm_stats_hist_value(const struct dm_stats_region *r, u64 dur)
 {
 	return dm_stats_region_precise(r) ? dur : jiffies64_to_msecs(dur);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_hist_value);
 
 /**
  * dm_stats_now - the time in a region's unit
@@ -456,6 +457,7 @@ void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
 		    atomic_read(&sh->in_flight[WRITE]);
 	t->in_flight = clamp_t(s64, in_flight, 0, INT_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold_at);
 
 /**
  * dm_stats_fold - read one area's counters, summed over all CPUs
@@ -470,6 +472,7 @@ void dm_stats_fold(struct dm_stats_region *r, size_t area,
 {
 	dm_stats_fold_at(r, area, dm_stats_now(r), t, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
 
 /**
  * dm_stats_fold_cell - one histogram cell of an area, summed over all CPUs
@@ -519,7 +522,7 @@ void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
 		     false, 1, now, dur, bucket);
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_area_event);
 
 /**
  * dm_stats_subtract - take a snapshot out of one area's counters
