@@ -8,6 +8,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -1366,17 +1367,20 @@ static struct dm_stats_region *jiffies_region(struct kunit *test)
 
 /*
  * The jiffy counts the conversions are checked at: every count up to 3 s
- * and past 2^22, then counts spread up to @max by a random walk of growing
- * steps. Return: the next count, or 0 past @max.
+ * and within 2 s of 2^22, the others spread up to @max by a random walk of
+ * steps up to 1/64 of the count. Return: the next count, or 0 past @max.
  */
 static u64 next_jiffies(u64 j, u64 max, struct rnd_state *rnd)
 {
+	const u64 lo = BIT(22) - 2 * HZ, hi = BIT(22) + 2 * HZ;
 	u64 step;
 
-	if (j < 3 * HZ || (j >= BIT(22) - 2 * HZ && j < BIT(22) + 2 * HZ))
+	if (j < 3 * HZ || (j >= lo && j < hi))
 		step = 1;
 	else
-		step = 1 + (prandom_u32_state(rnd) % (j / 64 + 1));
+		step = 1 + mul_u64_u32_shr(j / 64, prandom_u32_state(rnd), 32);
+	if (j < lo)
+		step = min(step, lo - j);
 	return j + step <= max ? j + step : 0;
 }
 
