@@ -1358,7 +1358,7 @@ static struct dm_stats_region *jiffies_region(struct kunit *test)
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_region *r;
 
-	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100 1"), 1);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
 	r = xa_load(&f->st.regions, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_FALSE(test, dm_stats_region_precise(r));
