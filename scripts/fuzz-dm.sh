@@ -78,9 +78,9 @@ selftest() {
 }
 
 compare() {
-	local hz=()
+	local hzopt=()
 	if [[ $1 == --hz ]]; then
-		hz=(--hz "$2")
+		hzopt=(--hz "$2")
 		shift 2
 	fi
 	local oracle=$1 other seed n=0 a b
@@ -100,12 +100,12 @@ compare() {
 			if [[ ! -s $b ]]; then
 				echo "not ok $((++n)) - $name"
 				echo "#   no transcript of seed $seed in $other/tap.log"
-			elif "$fuzz" compare "${hz[@]}" "$a" "$b" >"$b.diff" 2>&1; then
+			elif "$fuzz" compare "${hzopt[@]}" "$a" "$b" >"$b.diff" 2>&1; then
 				echo "ok $((++n)) - $name ($(tail -n 1 "$b.diff"))"
 			else
 				echo "not ok $((++n)) - $name"
 				sed 's/^/#   /' "$b.diff"
-				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")${hz[1]:+ HZ=${hz[1]}}"
+				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")${hzopt[1]:+ HZ=${hzopt[1]}}"
 			fi
 		done
 	done

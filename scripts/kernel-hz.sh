@@ -40,7 +40,8 @@ frag=$top/build/configs/hz$hz.config
 		echo "CONFIG_HZ_$hz=y"
 	fi
 } >"$frag.new"
-cmp -s "$frag.new" "$frag" 2>/dev/null && rm "$frag.new" || mv "$frag.new" "$frag"
+# keep: an unchanged fragment leaves the configuration as it is
+if cmp -s "$frag.new" "$frag"; then rm "$frag.new"; else mv "$frag.new" "$frag"; fi
 
 make -s -C "$top" tree
 "$top/scripts/kernel-build.sh" "$out" "$top/configs/iotally.config" \
@@ -62,7 +63,11 @@ done)
 	     inblock { block = block $0 "\n"; if (/^endif/) { if (block ~ /dm-mod-objs/) printf "%s", block; inblock = 0 } }' \
 		"$pristine/drivers/md/Makefile"
 } >"$stage/Kbuild.new"
-cmp -s "$stage/Kbuild.new" "$stage/Kbuild" 2>/dev/null && rm "$stage/Kbuild.new" || mv "$stage/Kbuild.new" "$stage/Kbuild"
+if cmp -s "$stage/Kbuild.new" "$stage/Kbuild"; then
+	rm "$stage/Kbuild.new"
+else
+	mv "$stage/Kbuild.new" "$stage/Kbuild"
+fi
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 make -s -C "$out" M="$stage" CC="ccache gcc" -j"${JOBS:-$(nproc)}" modules
