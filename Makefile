@@ -13,7 +13,8 @@
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
-#                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps)
+#                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps;
+#                   HZ=100|250|300|1000: both engines on our kernel built at that HZ)
 #   make patches    the kernel part as a git-am series in build/patches
 #   make deb        iotally and iotally-dkms Debian packages in build/deb/SUITE, built and
 #                   lintian-checked in a clean chroot of SUITE (bookworm, the default, or trixie)
@@ -80,8 +81,9 @@ bench: deps
 
 SEED  ?= $(shell od -An -N4 -tu4 /dev/urandom)
 STEPS ?= 10000
+HZ    ?=
 fuzz-dm: deps
-	scripts/fuzz-dm.sh run "$(strip $(SEED))" $(STEPS)
+	scripts/fuzz-dm.sh run "$(strip $(SEED))" $(STEPS) $(HZ)
 
 patches: tree
 	scripts/make-patches.sh

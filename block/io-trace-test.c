@@ -174,5 +174,6 @@ static struct kunit_suite io_trace_test_suite = {
 
 kunit_test_suite(io_trace_test_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the io trace events' helpers");
 MODULE_LICENSE("GPL");

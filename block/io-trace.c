@@ -32,6 +32,7 @@
  * writeback.
  */
 
+#include <kunit/visibility.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/buffer_head.h>
@@ -172,7 +173,7 @@ u32 io_trace_bflags(blk_opf_t opf, bool pinned, bool pagecache)
 		f |= IO_TRACE_B_PAGEIO;
 	return f;
 }
-EXPORT_SYMBOL_GPL(io_trace_bflags);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_bflags);
 
 /**
  * io_trace_fill_rwbs() - the blktrace rwbs string of an operation
@@ -224,7 +225,7 @@ void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf)
 		rwbs[i++] = 'M';
 	memset(rwbs + i, 0, IO_TRACE_RWBS_LEN - i);
 }
-EXPORT_SYMBOL_GPL(io_trace_fill_rwbs);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_rwbs);
 
 /**
  * io_trace_driver_from_disk() - a driver name from a disk name
@@ -253,7 +254,7 @@ void io_trace_driver_from_disk(char *driver, size_t len, const char *disk)
 	memcpy(driver, disk, n);
 	memset(driver + n, 0, len - n);
 }
-EXPORT_SYMBOL_GPL(io_trace_driver_from_disk);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_driver_from_disk);
 
 /**
  * io_trace_fill_disk() - devinfo_t's statistics and driver names

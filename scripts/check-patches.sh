@@ -11,6 +11,13 @@
 #     with the project's configuration (allnoconfig + configs/iotally.config,
 #     as scripts/kernel-build.sh), without a compiler warning, in
 #     build/check-patches/kernel with ccache: every prefix is bisectable;
+#   - after the last patch, the whole kernel and its modules build, modpost
+#     included, without a warning, with everything of ours that can be a
+#     module as one (configs/modular.config: dm-mod, the statistics layer,
+#     KUnit and every KUnit suite, the statistic_add() benchmark sample on
+#     its own) at HZ=300, in build/check-patches/kernel-modular: the
+#     configuration of build/kernel-hz300 (scripts/kernel-hz.sh), whose
+#     objects ccache shares;
 #   - the tree after the last patch equals build/src/linux, as make kernel
 #     assembles it, on every file either of them changed; files only the
 #     series has (documentation, selftests) equal their sources;
@@ -165,8 +172,8 @@ checkpatch_verdict() {
 
 frag=$work/iotally-fragment.config
 cp configs/iotally.config "$frag"
-kmake() {
-	make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"
+kmake() { # in $obj, or in $kobj when set
+	make -C "$src" O="${kobj:-$obj}" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"
 }
 
 # build_dirs: the kbuild directories to build for the files changed so far.
@@ -217,6 +224,46 @@ if [[ ${NOBUILD:-0} != 1 ]]; then
 	done <configs/iotally.config
 	[[ ! -s $log ]]
 	result $? "after the series, Kconfig gives every symbol of configs/iotally.config" "$log"
+fi
+
+# After the series, everything that can be a module as one: modpost sees
+# every call from a test module into code it does not export.
+if [[ ${NOBUILD:-0} != 1 ]]; then
+	mobj=$work/kernel-modular
+	mfrag=$mobj/iotally-fragment.config
+	mkdir -p "$mobj"
+	cat configs/iotally.config configs/modular.config >"$mfrag"
+	printf '# CONFIG_HZ_250 is not set\nCONFIG_HZ_300=y\n' >>"$mfrag"
+	missing=
+	{
+		kobj=$mobj kmake -s KCONFIG_ALLCONFIG="$mfrag" allnoconfig &&
+			kobj=$mobj kmake -s
+	} >"$log" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Z0-9_]+)= ]] && ! grep -qxF "$line" "$mobj/.config"; then
+			missing+=" $line"
+		elif [[ $line =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set$ ]] &&
+			grep -q "^${BASH_REMATCH[1]}=" "$mobj/.config"; then
+			missing+=" ${BASH_REMATCH[1]}-unset"
+		fi
+	done < <(grep -v '^# CONFIG_HZ_250' configs/modular.config; echo CONFIG_HZ=300)
+	for ko in drivers/md/dm-mod drivers/md/dm-stats-test lib/statistic lib/statistic-test \
+		kernel/taskstats_io_test block/io-trace-test samples/statistic/statistic_bench; do
+		[[ -f $mobj/$ko.ko ]] || missing+=" $ko.ko"
+	done
+	if ((rc == 0)) && [[ -n $missing ]]; then
+		echo "Kconfig or the build did not give:$missing" >>"$log"
+		rc=1
+	fi
+	# Kconfig says where modular.config overrides iotally.config: not a warning of the build.
+	if ((rc == 0)) && grep -E '(warning|error|WARNING|ERROR):' "$log" |
+		grep -v 'warning: override: reassigning to symbol' >"$log.w"; then
+		cat "$log.w" >"$log"
+		rc=1
+	fi
+	rm -f "$log.w"
+	result $rc "after the series, the kernel builds with everything of ours as modules (configs/modular.config, HZ=300)" "$log"
 fi
 
 # Same sources as make kernel: every file make kernel changed or the series changed.

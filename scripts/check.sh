@@ -6,11 +6,14 @@
 #   1. user space: ctest (GCC Release build, clang ASan+UBSan build, libFuzzer
 #      runs), every build with warnings as errors; the docs name no build path
 #   2. the patched kernel: KUnit at boot and the guest suites, then its
-#      KASAN + lockdep build: KUnit and the concurrency suites
+#      KASAN + lockdep build: KUnit and the concurrency suites, then the
+#      same at HZ=300 with everything of ours as modules: KUnit as modules
+#      and the fuzzing with upstream's dm-mod rebuilt for it and with ours
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's, also with
 #      255 possible CPUs (the dm-stats-targets suite)
-#   5. dm-stats differential fuzzing: the transcripts of 2-4 compared
+#   5. dm-stats differential fuzzing: the transcripts of 2-4 compared (at
+#      HZ=300: ours against upstream's, on the HZ=300 kernel)
 #   6. make deb's packages in a real Debian 12 guest (tests/debian/run.sh)
 #
 # A part that cannot build or run counts as a failure, and the remaining
@@ -158,6 +161,11 @@ step test-helpers scripts/test-helpers.sh &&
 	fuzz_args=(--data "$fuzz_data")
 echo "=== dm-stats fuzzing: seeds $fuzz_seeds, $fuzz_steps steps each (replay one: make fuzz-dm SEED=S STEPS=$fuzz_steps)"
 
+# HZ=300, where jiffies_to_msecs() rounds (HZ=250 divides 1000): our
+# kernel with everything of ours as modules (scripts/kernel-hz.sh); built
+# before the patches part, whose modular build shares its objects.
+hz300=0
+step kernel-hz300-build scripts/kernel-hz.sh 300 && hz300=1
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	tap_part patches scripts/check-patches.sh
@@ -187,6 +195,17 @@ if step kernel-debug-build make -s kernel DEBUG=1; then
 		--kunit-suites "$kunit_suites" --suite dm-stats-remove
 fi
 
+# 2c. HZ=300: upstream's engine, rebuilt for that kernel, is the fuzzing
+# oracle of ours on the same kernel (a guest each); our KUnit suites load as
+# modules after our dm-mod.
+if ((hz300)); then
+	guest hz300-stock --kernel patched --kernel-dir build/kernel-hz300 \
+		--dm-mod build/kernel-hz300/dm-mod-stock.ko "${fuzz_args[@]}" --suite dm-stats-fuzz
+	# shellcheck disable=SC2046
+	guest hz300 --kernel patched --kernel-dir build/kernel-hz300 --kunit-suites "$kunit_suites" \
+		"${fuzz_args[@]}" $(scripts/guest-suites.sh modular)
+fi
+
 # The generic statistics layer and its sample, out of tree for the stock
 # kernel: the statistic suite loads them there.
 stock_modules=()
@@ -214,6 +233,7 @@ fi
 # 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
 # the stock engine's, one result per seed and guest.
 tap_part fuzz-dm scripts/fuzz-dm.sh compare "$logs/stock" "${fuzz_guests[@]}"
+((hz300)) && tap_part fuzz-dm-hz300 scripts/fuzz-dm.sh compare --hz 300 "$logs/hz300-stock" "$logs/hz300"
 
 # 6. Debian 12 as a server runs iotally: make deb's packages installed with
 # apt, DKMS building dm-mod for Debian's kernel, systemd, udev and lvm2 in

@@ -8,14 +8,21 @@
 #
 #   scripts/fuzz-dm.sh seeds N                  N new seeds, from /dev/urandom
 #   scripts/fuzz-dm.sh gen DIR STEPS SEED...    DIR/dm-stats-fuzz/seed-SEED.script
-#   scripts/fuzz-dm.sh compare ORACLE OTHER...  compare the transcripts in the
-#                                               guests' logs (build/logs/NAME): TAP
-#   scripts/fuzz-dm.sh run SEEDS STEPS          make fuzz-dm: generate, boot the
+#   scripts/fuzz-dm.sh compare [--hz HZ] ORACLE OTHER...
+#       compare the transcripts in the guests' logs (build/logs/NAME): TAP;
+#       with the guests' HZ, every time field must also be a value upstream
+#       prints at that HZ (dm-stats-fuzz compare --hz)
+#   scripts/fuzz-dm.sh run SEEDS STEPS [HZ]     make fuzz-dm: generate, boot the
 #       stock kernel, the stock kernel with our dm-mod.ko and (when built) the
 #       patched kernel, compare. SEEDS: one seed or several, space-separated.
+#       With HZ (make fuzz-dm HZ=100|250|300|1000): build the kernels of
+#       scripts/kernel-hz.sh instead, our kernel at that HZ with dm-mod as a
+#       module and upstream's dm-mod rebuilt for it, boot it with each
+#       dm-mod and compare ours against upstream's.
 #
-# make check runs 3 new seeds x 1000 steps in the guests it boots anyway and
-# prints the seeds; replay one with: make fuzz-dm SEED=S STEPS=1000
+# make check runs 3 new seeds x 1000 steps in the guests it boots anyway
+# (HZ=250, and HZ=300 where jiffies_to_msecs() rounds) and prints the seeds;
+# replay one with: make fuzz-dm SEED=S STEPS=1000 [HZ=300]
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,10 +61,28 @@ selftest() {
 			echo "not ok $((++n)) - compare: a different ${c#*:} is a difference" ||
 			echo "ok $((++n)) - compare: a different ${c#*:} is a difference"
 	done
+	# At HZ=300 a jiffy prints as 4 ms (rounded up), 2 as 7, 3 as 10: 3, 6
+	# or 13 ms are no count of jiffies; at HZ=250 every multiple of 4 is one.
+	printf '%s\n' '#1 M fz_linear 16384 @stats_print 0' '= 0' '> 0+8 1 0 8 4 0 0 0 7 0 10 14 4 0' >"$t/hz-up"
+	sed 's/ 4 0$/ 3 0/' "$t/hz-up" >"$t/hz-down"
+	"$fuzz" compare --hz 300 "$t/hz-up" "$t/hz-up" >/dev/null &&
+		echo "ok $((++n)) - compare --hz 300: 4, 7, 10 and 14 ms are times upstream prints" ||
+		echo "not ok $((++n)) - compare --hz 300: 4, 7, 10 and 14 ms are times upstream prints"
+	"$fuzz" compare --hz 300 "$t/hz-up" "$t/hz-down" >/dev/null &&
+		echo "not ok $((++n)) - compare --hz 300: 3 ms (a jiffy rounded down) is a difference" ||
+		echo "ok $((++n)) - compare --hz 300: 3 ms (a jiffy rounded down) is a difference"
+	"$fuzz" compare --hz 250 "$t/hz-up" "$t/hz-up" >/dev/null &&
+		echo "not ok $((++n)) - compare --hz 250: 7 ms is a difference" ||
+		echo "ok $((++n)) - compare --hz 250: 7 ms is a difference"
 	rm -rf "$t"
 }
 
 compare() {
+	local hzopt=()
+	if [[ $1 == --hz ]]; then
+		hzopt=(--hz "$2")
+		shift 2
+	fi
 	local oracle=$1 other seed n=0 a b
 	shift
 	selftest
@@ -75,12 +100,12 @@ compare() {
 			if [[ ! -s $b ]]; then
 				echo "not ok $((++n)) - $name"
 				echo "#   no transcript of seed $seed in $other/tap.log"
-			elif "$fuzz" compare "$a" "$b" >"$b.diff" 2>&1; then
+			elif "$fuzz" compare "${hzopt[@]}" "$a" "$b" >"$b.diff" 2>&1; then
 				echo "ok $((++n)) - $name ($(tail -n 1 "$b.diff"))"
 			else
 				echo "not ok $((++n)) - $name"
 				sed 's/^/#   /' "$b.diff"
-				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")"
+				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")${hzopt[1]:+ HZ=${hzopt[1]}}"
 			fi
 		done
 	done
@@ -106,13 +131,22 @@ compare)
 	! grep -q '^not ok' <<<"$out"
 	;;
 run)
-	seeds=$2 steps=$3
+	seeds=$2 steps=$3 hz=${4:-}
 	cd "$top"
 	"$top/scripts/test-helpers.sh"
-	echo "dm-stats fuzz: seeds $seeds, $steps steps each"
+	echo "dm-stats fuzz: seeds $seeds, $steps steps each${hz:+, HZ=$hz}"
 	data=$top/build/fuzz-dm
 	# shellcheck disable=SC2086 # one word per seed
 	"$0" gen "$data" "$steps" $seeds
+	if [[ -n $hz ]]; then
+		scripts/kernel-hz.sh "$hz"
+		kdir=build/kernel-hz$hz
+		tests/vm/run.sh --kernel patched --kernel-dir "$kdir" --dm-mod "$kdir/dm-mod-stock.ko" \
+			--name "fuzz-hz$hz-stock" --suite dm-stats-fuzz --data "$data" | grep -v '^RESULT' || true
+		tests/vm/run.sh --kernel patched --kernel-dir "$kdir" --name "fuzz-hz$hz" --suite dm-stats-fuzz \
+			--data "$data" | grep -v '^RESULT' || true
+		exec "$0" compare --hz "$hz" "build/logs/fuzz-hz$hz-stock" "build/logs/fuzz-hz$hz"
+	fi
 	guests=()
 	tests/vm/run.sh --kernel stock --name fuzz-stock --suite dm-stats-fuzz --data "$data" | grep -v '^RESULT' || true
 	[[ -f build/modules/dm-mod.ko ]] || make -s modules
@@ -127,7 +161,7 @@ run)
 	"$0" compare build/logs/fuzz-stock "${guests[@]}"
 	;;
 *)
-	sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

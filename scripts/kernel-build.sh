@@ -7,8 +7,9 @@
 #
 # The configuration is allnoconfig plus the fragments; it is regenerated only
 # when a fragment changes, and every symbol a fragment sets must come out of
-# Kconfig exactly as written. The image and modules are built with ccache and
-# the modules installed under OUTDIR/modinstall.
+# Kconfig exactly as written (a later fragment overrides an earlier one, as
+# in Kconfig). The image and modules are built with ccache and the modules
+# installed under OUTDIR/modinstall.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +44,7 @@ if [[ ! -f $out/.config ]] || ! cmp -s "$merged.new" "$merged"; then
 	echo "  CONFIG  allnoconfig + ${fragments[*]##*/}"
 	kmake -s KCONFIG_ALLCONFIG="$merged.new" allnoconfig
 	bad=0
+	# A later fragment overrides an earlier one: check each symbol's last line.
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
@@ -57,7 +59,11 @@ if [[ ! -f $out/.config ]] || ! cmp -s "$merged.new" "$merged"; then
 				bad=1
 			fi
 		fi
-	done <"$merged.new"
+	done < <(tac "$merged.new" | awk '{ s = $0 }
+		/^CONFIG_/ { sub(/=.*/, "", s) }
+		/^# CONFIG_.* is not set$/ { s = $2 }
+		/^(CONFIG_|# CONFIG_.* is not set$)/ { if (seen[s]++) next }
+		{ print }' | tac)
 	if ((bad)); then
 		rm -f "$out/.config"
 		exit 1

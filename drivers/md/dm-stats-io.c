@@ -363,29 +363,59 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(dm_stats_account_io);
 
+/*
+ * Jiffies to milliseconds as upstream's dm-stats converts them: rounded up,
+ * as jiffies_to_msecs() rounds (jiffies64_to_msecs() rounds down: at HZ=300
+ * one jiffy is 4 ms here and upstream, 3 ms there), in 64 bits: no count is
+ * truncated to an unsigned long on the way in or to 32 bits on the way out.
+ */
+static u64 jiffies_to_msecs_up(u64 j)
+{
+	u32 rem;
+	u64 q = div_u64_rem(j, HZ, &rem);
+
+	return q * MSEC_PER_SEC + DIV_ROUND_UP(rem * MSEC_PER_SEC, HZ);
+}
+
+/*
+ * Upstream prints a time counter in chunks of 2^22 jiffies: the rest,
+ * rounded up, plus the rounded-up value of one chunk times their number.
+ * Where HZ divides 1000 that is the exact value; at HZ=300 each chunk
+ * (3.9 hours) adds 2/3 ms, which the output keeps.
+ */
+#define DM_STATS_MS_CHUNK_SHIFT 22
+
 /**
  * dm_stats_to_user_time - a time counter as printed
  * @r: region
  * @t: value in the region's unit (jiffies, or ns with precise_timestamps)
  *
- * Return: ms, or ns with precise_timestamps.
+ * Return: ms, or ns with precise_timestamps; upstream's value at any HZ.
  */
 u64 dm_stats_to_user_time(const struct dm_stats_region *r, u64 t)
 {
-	return dm_stats_region_precise(r) ? t : jiffies64_to_msecs(t);
+	const u64 chunk = 1ULL << DM_STATS_MS_CHUNK_SHIFT;
+
+	if (dm_stats_region_precise(r))
+		return t;
+	return jiffies_to_msecs_up(t & (chunk - 1)) +
+	       jiffies_to_msecs_up(chunk) * (t >> DM_STATS_MS_CHUNK_SHIFT);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_to_user_time);
 
 /**
  * dm_stats_hist_value - a duration as compared to histogram boundaries
  * @r: region
  * @dur: duration in the region's unit
  *
- * Return: ms (64 bits: no duration wraps), or ns with precise_timestamps.
+ * Return: ms, rounded up as jiffies_to_msecs() (64 bits: no duration
+ * wraps), or ns with precise_timestamps.
  */
 u64 dm_stats_hist_value(const struct dm_stats_region *r, u64 dur)
 {
-	return dm_stats_region_precise(r) ? dur : jiffies64_to_msecs(dur);
+	return dm_stats_region_precise(r) ? dur : jiffies_to_msecs_up(dur);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_hist_value);
 
 /**
  * dm_stats_now - the time in a region's unit
@@ -456,6 +486,7 @@ void dm_stats_fold_at(struct dm_stats_region *r, size_t area, u64 now,
 		    atomic_read(&sh->in_flight[WRITE]);
 	t->in_flight = clamp_t(s64, in_flight, 0, INT_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold_at);
 
 /**
  * dm_stats_fold - read one area's counters, summed over all CPUs
@@ -470,6 +501,7 @@ void dm_stats_fold(struct dm_stats_region *r, size_t area,
 {
 	dm_stats_fold_at(r, area, dm_stats_now(r), t, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
 
 /**
  * dm_stats_fold_cell - one histogram cell of an area, summed over all CPUs
@@ -519,7 +551,7 @@ void dm_stats_area_event(struct dm_stats_region *r, size_t area, int cpu,
 		     false, 1, now, dur, bucket);
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_fold);
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_area_event);
 
 /**
  * dm_stats_subtract - take a snapshot out of one area's counters

@@ -107,6 +107,7 @@ void dm_stats_mem_release(size_t bytes)
 		dm_stats_mem_bytes -= bytes;
 	spin_unlock_irqrestore(&dm_stats_mem_lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_release);
 
 /**
  * dm_stats_mem_used - bytes charged now

@@ -4,13 +4,15 @@
 //
 //   dm-stats-fuzz gen SEED STEPS > SCRIPT     (host) a seeded script
 //   dm-stats-fuzz run < SCRIPT > TRANSCRIPT   (guest) run it
-//   dm-stats-fuzz compare A B                 (host) compare two transcripts
+//   dm-stats-fuzz compare [--hz HZ] A B       (host) compare two transcripts
 //
 // gen: see dm_fuzz_gen.hpp. run: sends each message with the DM_TARGET_MSG
 // ioctl and does each I/O with O_DIRECT pread/pwrite, from CPU 0 only (dm-stats
 // detects merges per CPU), and prints the transcript (dm_fuzz_transcript.hpp).
 // compare: masks the time fields, and prints the first step where A and B
 // differ, with both results; exit status 1 then, 0 if they are the same.
+// With --hz, the kernel's HZ, it also checks that every time field of a
+// jiffies region in A and in B is a value upstream prints at that HZ.
 //
 // Exit status: 0 on success, 1 on a difference or a failed run, 2 on misuse.
 
@@ -175,7 +177,7 @@ void show_difference(const char* a_name, const fz::Step& a, const char* b_name, 
     }
 }
 
-int compare(const char* a_path, const char* b_path) {
+int compare(const char* a_path, const char* b_path, std::uint64_t hz) {
     std::ifstream a_in(a_path), b_in(b_path);
     if (!a_in || !b_in) {
         std::cerr << "dm-stats-fuzz: cannot read " << (a_in ? b_path : a_path) << '\n';
@@ -199,12 +201,24 @@ int compare(const char* a_path, const char* b_path) {
         std::cout << "the transcripts have " << a.size() << " and " << b.size() << " steps\n";
         return 1;
     }
+    if (hz) {
+        for (const auto& [path, t] : {std::pair{a_path, &a}, std::pair{b_path, &b}}) {
+            if (const auto bad = fz::time_fields_check(*t, hz)) {
+                std::cout << path << ": " << *bad << '\n';
+                return 1;
+            }
+        }
+        std::cout << n
+                  << " steps, the same with time fields masked, times as upstream's at HZ=" << hz
+                  << '\n';
+        return 0;
+    }
     std::cout << n << " steps, the same with time fields masked\n";
     return 0;
 }
 
 int usage() {
-    std::cerr << "usage: dm-stats-fuzz gen SEED STEPS | run | compare A B\n";
+    std::cerr << "usage: dm-stats-fuzz gen SEED STEPS | run | compare [--hz HZ] A B\n";
     return 2;
 }
 
@@ -219,7 +233,11 @@ int main(int argc, char** argv) {
         if (cmd == "run" && argc == 2)
             return run();
         if (cmd == "compare" && argc == 4)
-            return compare(argv[2], argv[3]);
+            return compare(argv[2], argv[3], 0);
+        std::uint64_t hz;
+        if (cmd == "compare" && argc == 6 && std::string(argv[2]) == "--hz" &&
+            parse_u64(argv[3], &hz) && hz > 0 && hz <= 10000)
+            return compare(argv[4], argv[5], hz);
         return usage();
     } catch (const std::exception& e) {
         std::cerr << "dm-stats-fuzz: " << e.what() << '\n';

@@ -13,10 +13,18 @@
 // and 11-14 of each line and the histogram's distribution among its
 // buckets (its bucket count and its total are kept: every completed I/O
 // lands in one bucket).
+//
+// What masking hides, the conversion of jiffies to milliseconds, is checked
+// on its own when the kernel's HZ is known (time_fields_check()): each time
+// field of a region without precise_timestamps must be what upstream prints
+// for some count of jiffies at that HZ.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <istream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -84,6 +92,67 @@ inline std::string mask_print_line(const std::string& line) {
     for (const auto& x : w)
         out += (out.empty() ? "" : " ") + x;
     return out;
+}
+
+// Milliseconds upstream's dm-stats prints for a time counter of J jiffies
+// at HZ (its dm_jiffies_to_msec64()): jiffies_to_msecs() of J mod 2^22,
+// which rounds up, plus jiffies_to_msecs(2^22) for each 2^22 in J.
+inline std::uint64_t upstream_ms(std::uint64_t j, std::uint64_t hz) {
+    const auto up = [hz](std::uint64_t x) { return (x * 1000 + hz - 1) / hz; };
+    return up(j & ((1ULL << 22) - 1)) + up(1ULL << 22) * (j >> 22);
+}
+
+// Is V ms what upstream prints for some count of jiffies at HZ? Each 2^22
+// jiffies add more ms than any rest, so V's count of them is V / that; the
+// rest R ms can only come from the largest count at most R ms long.
+inline bool is_upstream_ms(std::uint64_t v, std::uint64_t hz) {
+    const std::uint64_t chunk_ms = upstream_ms(1ULL << 22, hz);
+    const std::uint64_t j = ((v / chunk_ms) << 22) + (v % chunk_ms) * hz / 1000;
+    return upstream_ms(j, hz) == v;
+}
+
+inline bool has_word(const std::vector<std::string>& words, const std::string& w) {
+    for (const auto& x : words)
+        if (lower(x) == w)
+            return true;
+    return false;
+}
+
+// The first time field of a jiffies region, in a transcript, that upstream
+// cannot print at HZ: "step #N ...: field F is V ms", or nothing. Regions
+// are followed by id per device from their @stats_create replies; one with
+// precise_timestamps prints ns, not checked.
+inline std::optional<std::string> time_fields_check(const std::vector<Step>& steps,
+                                                    std::uint64_t hz) {
+    std::map<std::string, bool> precise;  // "DEVICE ID" -> precise_timestamps
+    for (const auto& s : steps) {
+        const auto w = split(s.header);
+        if (w.size() < 5 || w[1] != "M" || s.result.empty() || s.result[0] != "= 0")
+            continue;
+        const std::string verb = lower(w[4]);
+        if (verb == "@stats_create" && s.result.size() == 2 && s.result[1].rfind("> ", 0) == 0)
+            precise[w[2] + " " + s.result[1].substr(2)] = has_word(w, "precise_timestamps");
+        if (!is_print(s) || w.size() < 6)
+            continue;
+        const auto region = precise.find(w[2] + " " + w[5]);
+        if (region != precise.end() && region->second)
+            continue;
+        for (const auto& l : s.result) {
+            const auto f = split(l.rfind("> ", 0) == 0 ? l.substr(2) : "");
+            if (f.size() != 14 && f.size() != 15)
+                continue;
+            for (const std::size_t i : {5, 9, 11, 12, 13, 14}) {
+                const std::string& x = f[i - 1];
+                std::uint64_t v = 0;
+                const auto [end, ec] = std::from_chars(x.data(), x.data() + x.size(), v);
+                if (ec != std::errc() || end != x.data() + x.size() || !is_upstream_ms(v, hz))
+                    return "step " + s.header + ": field " + std::to_string(i) + " is " + x +
+                           " ms, which upstream prints for no count of jiffies at HZ=" +
+                           std::to_string(hz) + " (jiffies_to_msecs() rounds up)";
+            }
+        }
+    }
+    return std::nullopt;
 }
 
 inline std::vector<std::string> masked(const Step& s) {

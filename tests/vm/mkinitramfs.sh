@@ -41,6 +41,9 @@ wanted_modules+=(dm-crypt xts dm-thin-pool dm-snapshot dm-mirror dm-cache dm-cac
 # ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
 # which needs a crc32c driver.
 wanted_modules+=(ext4 crc32c_generic)
+# Our KUnit suites as modules (kernel-hz.sh's kernel), for their suite only.
+[[ " $suites " == *" kunit-modules "* ]] &&
+	mapfile -t -O "${#wanted_modules[@]}" wanted_modules < <(grep -v '^#' "$top/tests/selftests/kunit-modules/modules")
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
