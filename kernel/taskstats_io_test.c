@@ -233,13 +233,22 @@ static u64 current_waits(void)
 	return s ? s->wait_count : 0;
 }
 
+/*
+ * The cases below run with the accounting on (the suite switches it on)
+ * and counters for the test thread, as fork gives them while it is on.
+ */
+static void give_counters(struct kunit *test)
+{
+	__task_io_stats_init(current);
+	KUNIT_ASSERT_NOT_NULL(test, current->io_stats);
+}
+
 /* A real sleep in io_schedule_timeout() is one wait. */
 static void real_wait_counted_test(struct kunit *test)
 {
 	u64 before;
 
-	if (!task_io_stats_enabled())
-		kunit_skip(test, "taskstats_io.enabled=0");
+	give_counters(test);
 	before = current_waits();
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	io_schedule_timeout(2);
@@ -259,8 +268,7 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	struct task_io_wait w;
 	u64 before;
 
-	if (!task_io_stats_enabled())
-		kunit_skip(test, "taskstats_io.enabled=0");
+	give_counters(test);
 	before = current_waits();
 
 	/* woken before io_schedule(): a switch is involuntary */
@@ -293,6 +301,24 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, current_waits(), before);
 }
 
+/*
+ * Nothing is allocated in io_schedule(): a task without counters (forked
+ * while the accounting was off) is not timed there, and gets its counters
+ * only when it submits a bio.
+ */
+static void wait_never_allocates_test(struct kunit *test)
+{
+	struct task_io_stats *saved = current->io_stats;
+
+	current->io_stats = NULL;
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	io_schedule_timeout(2);
+	KUNIT_EXPECT_NULL(test, current->io_stats);
+	current->io_stats = saved;
+}
+
+static bool enabled_before_suite;
+
 static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(bucket_edges_test),
 	KUNIT_CASE(bucket_known_values_test),
@@ -305,11 +331,25 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(struct_cost_test),
 	KUNIT_CASE(real_wait_counted_test),
 	KUNIT_CASE(runnable_switch_not_counted_test),
+	KUNIT_CASE(wait_never_allocates_test),
 	{}
 };
 
+static int taskstats_io_suite_init(struct kunit_suite *suite)
+{
+	enabled_before_suite = task_io_stats_set_enabled(true);
+	return 0;
+}
+
+static void taskstats_io_suite_exit(struct kunit_suite *suite)
+{
+	task_io_stats_set_enabled(enabled_before_suite);
+}
+
 static struct kunit_suite taskstats_io_suite = {
 	.name = "taskstats_io",
+	.suite_init = taskstats_io_suite_init,
+	.suite_exit = taskstats_io_suite_exit,
 	.test_cases = taskstats_io_cases,
 };
 

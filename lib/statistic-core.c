@@ -117,6 +117,28 @@ void statistic_uncharge(size_t bytes)
 	atomic_long_sub(bytes, &statistic_allocated);
 }
 
+/*
+ * Why users cannot reach statistics, or 0: -ENODEV without debugfs, -EPERM
+ * on a kernel locked down at boot (statistic_debugfs_init()). Set once at
+ * init; only KUnit changes it later.
+ */
+static int statistic_closed;
+
+/**
+ * statistic_set_closed() - open or close the layer to new interfaces
+ * @err: 0 to open it, else the error statistic_create_interface() returns
+ *
+ * For KUnit, which tests the layer on kernels booted without debugfs or
+ * locked down: interfaces made while it is open have no directory there.
+ *
+ * Return: the old state.
+ */
+int statistic_set_closed(int err)
+{
+	return xchg(&statistic_closed, err);
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_set_closed);
+
 u64 statistic_now(const struct statistic_interface *iface)
 {
 	return iface->clock ? iface->clock() : local_clock();
@@ -149,15 +171,25 @@ static bool statistic_word_valid(const char *s, bool may_be_empty)
  * The directory holds the files "data" (0400) and "definition" (0600).
  * Attach statistics with statistic_create().
  *
+ * Where users cannot write definition files, so that no statistic could
+ * ever be started, the layer is closed and nothing is made: without
+ * debugfs (-ENODEV) and on a kernel locked down at boot (-EPERM). The
+ * layer has said so in the kernel log once; an exploiter then goes on
+ * without statistics, silently.
+ *
  * Context: process context, may sleep.
  * Return: the interface, or an ERR_PTR(): -EINVAL for a bad name, -EEXIST
- * if the directory exists, -ENOMEM.
+ * if the directory exists, -ENOMEM, -ENODEV or -EPERM if the layer is
+ * closed.
  */
 struct statistic_interface *statistic_create_interface(const char *name)
 {
 	struct statistic_interface *iface;
 	int err;
 
+	err = READ_ONCE(statistic_closed);
+	if (err)
+		return ERR_PTR(err);
 	if (!name || !*name || strchr(name, '/') || strlen(name) > NAME_MAX)
 		return ERR_PTR(-EINVAL);
 	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
@@ -705,7 +737,7 @@ static int __init statistic_init(void)
 {
 	if (!max_allocated_bytes)
 		max_allocated_bytes = totalram_pages() / 4 * PAGE_SIZE;
-	statistic_debugfs_init();
+	statistic_closed = statistic_debugfs_init();
 	return 0;
 }
 subsys_initcall(statistic_init);

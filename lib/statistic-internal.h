@@ -223,6 +223,7 @@ int statistic_charge(size_t bytes);
 void statistic_uncharge(size_t bytes);
 unsigned long statistic_allocated_bytes(void);
 unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
+int statistic_set_closed(int err);
 
 /* What a data file reader fixes when it starts on a statistic. */
 struct statistic_snapshot {
@@ -253,7 +254,7 @@ int statistic_commit_config(struct statistic *stat,
 			    const struct statistic_config *cfg);
 
 /* statistic-debugfs.c */
-void statistic_debugfs_init(void);
+int statistic_debugfs_init(void);
 void statistic_debugfs_exit(void);
 int statistic_debugfs_create(struct statistic_interface *iface);
 void statistic_debugfs_remove(struct statistic_interface *iface);

@@ -832,6 +832,29 @@ static void create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, ret);
 }
 
+/*
+ * A closed layer (booted without debugfs or locked down) refuses every
+ * interface with its reason, before it allocates anything.
+ */
+static void closed_layer_refuses(struct kunit *test)
+{
+	static const int reasons[] = { -ENODEV, -EPERM };
+	unsigned long before = statistic_allocated_bytes();
+	unsigned int i;
+	int was;
+
+	for (i = 0; i < ARRAY_SIZE(reasons); i++) {
+		was = statistic_set_closed(reasons[i]);
+		KUNIT_EXPECT_EQ(test, 0, was);
+		KUNIT_EXPECT_EQ(test, reasons[i],
+				PTR_ERR(statistic_create_interface("kunit-closed")));
+		KUNIT_EXPECT_EQ(test, reasons[i],
+				PTR_ERR(statistic_create_interface("a/b")));
+		statistic_set_closed(was);
+	}
+	KUNIT_EXPECT_EQ(test, before, statistic_allocated_bytes());
+}
+
 static void remove_statistic(struct kunit *test)
 {
 	struct statistic_interface *iface = new_iface(test);
@@ -1206,6 +1229,7 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE_PARAM(def_invalid, def_error_gen_params),
 	KUNIT_CASE(def_interface_wide),
 	KUNIT_CASE(create_errors),
+	KUNIT_CASE(closed_layer_refuses),
 	KUNIT_CASE(remove_statistic),
 	KUNIT_CASE(reconfigure_under_adds),
 	KUNIT_CASE(memory_while_stopped),
@@ -1216,8 +1240,28 @@ static struct kunit_case statistic_test_cases[] = {
 	{}
 };
 
+/*
+ * The cases test the layer itself, also on kernels where it is closed to
+ * exploiters (debugfs=off, lockdown): their interfaces then have no
+ * directory.
+ */
+static int closed_before_suite;
+
+static int statistic_suite_init(struct kunit_suite *suite)
+{
+	closed_before_suite = statistic_set_closed(0);
+	return 0;
+}
+
+static void statistic_suite_exit(struct kunit_suite *suite)
+{
+	statistic_set_closed(closed_before_suite);
+}
+
 static struct kunit_suite statistic_test_suite = {
 	.name = "statistic",
+	.suite_init = statistic_suite_init,
+	.suite_exit = statistic_suite_exit,
 	.test_cases = statistic_test_cases,
 };
 

@@ -161,6 +161,9 @@ if step kernel-build make -s kernel; then
 	# the same kernel without debugfs: the statistics layer stays silent
 	# shellcheck disable=SC2046
 	guest patched-nodebugfs --kernel patched --append debugfs=off $(scripts/guest-suites.sh nodebugfs)
+	# locked down, as Secure Boot distributions boot: the layer stays closed
+	# shellcheck disable=SC2046
+	guest patched-lockdown --kernel patched --append lockdown=integrity $(scripts/guest-suites.sh lockdown)
 	# bpftrace and its 200 MiB of libraries: a guest of their own
 	# shellcheck disable=SC2046
 	guest bpftrace --kernel patched --mem 2048 $(scripts/guest-suites.sh bpftrace)

@@ -5,18 +5,18 @@
 # ("--suite NAME ..."): every tests/selftests/NAME/ with a run.sh whose
 # optional "kernels" file names GUEST among its words (lines starting with
 # # are comments); a suite without that file applies to every guest but
-# nodebugfs.
+# nodebugfs and lockdown.
 #
-#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs
+#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs|lockdown
 set -euo pipefail
 cd "$(dirname "$0")/.."
-guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs}
+guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs|lockdown}
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] || continue
 	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
 		continue
 	fi
-	# the guest without debugfs runs only the suites that name it
-	[[ $guest == nodebugfs && ! -f $d/kernels ]] && continue
+	# the guests without debugfs or locked down run only the suites that name them
+	[[ ($guest == nodebugfs || $guest == lockdown) && ! -f $d/kernels ]] && continue
 	printf -- '--suite %s ' "$(basename "$d")"
 done

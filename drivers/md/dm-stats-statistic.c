@@ -2,9 +2,10 @@
 /*
  * Device-mapper statistics in the generic statistics layer.
  *
- * Every bio-based mapped device gets the interface
- * /sys/kernel/debug/statistics/dm-<major>:<minor> with these statistics, all
- * stopped until a user starts them (e.g. "echo on=1 > definition"):
+ * Every bio-based mapped device created while dm_mod.statistic is on gets
+ * the interface /sys/kernel/debug/statistics/dm-<major>:<minor> with these
+ * statistics, all stopped until a user starts them (e.g. "echo on=1 >
+ * definition"):
  *
  *   request_sizes_read   list: bytes per bio, at the start of accounting
  *   request_sizes_write
@@ -22,9 +23,10 @@
  * Discards and flushes count as writes. Request-based devices (dm-rq, e.g.
  * multipath on blk-mq) have the interface but report nothing.
  *
+ * Devices get them only while dm_mod.statistic is on (off by default).
  * While stopped, the statistics of a device hold no per-CPU memory (the
- * layer allocates it when one is switched on). Without debugfs the
- * interface has no directory and nothing is logged.
+ * layer allocates it when one is switched on). Without debugfs, or on a
+ * locked-down kernel, devices get none and nothing is logged.
  */
 #define DM_MSG_PREFIX "statistic"
 
@@ -69,13 +71,14 @@ struct dm_statistic {
 };
 
 /*
- * dm_mod.statistic: whether devices created from now on get statistics
- * (on by default). Off, a device costs nothing here; measuring a device's
- * cost with and without them in one boot is what it is for.
+ * dm_mod.statistic: whether devices created from now on get statistics.
+ * Off by default: a device then costs nothing here but the test of a NULL
+ * pointer per bio. Opt in at boot (dm_mod.statistic=1) or before creating
+ * the devices (/sys/module/dm_mod/parameters/statistic).
  */
-static bool dms_enabled = true;
+static bool dms_enabled;
 module_param_named(statistic, dms_enabled, bool, 0644);
-MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer");
+MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer (default: off)");
 
 static const char * const dms_dir_names[2] = {
 	[READ] = "read",
@@ -129,13 +132,15 @@ static int dms_define(struct dm_statistic *s)
  * @md: the device, whose name ("<major>:<minor>") is set
  *
  * A device without statistics works as well: on failure (out of memory)
- * this warns and leaves @md without them. Without debugfs it succeeds
- * silently, with nothing to show.
+ * this warns and leaves @md without them. Where users could not start
+ * them (no debugfs, a locked-down kernel: the layer has said so once) it
+ * allocates nothing and stays silent.
  *
  * Context: process context, may sleep.
  */
 void dm_statistic_create(struct mapped_device *md)
 {
+	struct statistic_interface *iface;
 	struct dm_statistic *s;
 	char name[sizeof(md->name) + 3];
 	int r;
@@ -143,18 +148,21 @@ void dm_statistic_create(struct mapped_device *md)
 	md->statistic = NULL;
 	if (!READ_ONCE(dms_enabled))
 		return;
+	snprintf(name, sizeof(name), "dm-%s", md->name);
+	iface = statistic_create_interface(name);
+	if (IS_ERR(iface)) {
+		r = PTR_ERR(iface);
+		if (r == -ENODEV || r == -EPERM)
+			return;		/* the layer is closed */
+		goto fail;
+	}
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
+		statistic_interface_remove(iface);
 		r = -ENOMEM;
 		goto fail;
 	}
-	snprintf(name, sizeof(name), "dm-%s", md->name);
-	s->iface = statistic_create_interface(name);
-	if (IS_ERR(s->iface)) {
-		r = PTR_ERR(s->iface);
-		kfree(s);
-		goto fail;
-	}
+	s->iface = iface;
 	r = dms_define(s);
 	if (r) {
 		statistic_interface_remove(s->iface);

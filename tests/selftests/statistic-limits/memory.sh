@@ -161,7 +161,7 @@ device_cost() {
 		done
 		_r=$((_r + 1))
 	done
-	[ $_mode = ab ] && echo 1 >"$DM_STATISTIC_PARAM"
+	[ $_mode = ab ] && echo 0 >"$DM_STATISTIC_PARAM"	# the default
 	slab_bytes /tmp/slab.after
 	_dirs=$(($(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-') - _dirs0))
 	_r=0

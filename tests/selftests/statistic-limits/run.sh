@@ -37,6 +37,7 @@ check_cmp "stopped statistics: per-CPU memory allocated per device < 200 B (trac
 	-lt "$cost_percpu_alloc" 200
 
 # 2. Hostile writes, on a dm device whose statistics run.
+echo 1 >"$DM_STATISTIC_PARAM"
 dmsetup create --noudevsync slim-zero --table "0 131072 zero" || bail "no dm-zero device"
 I=dm-$(dmsetup info -c --noheadings -o major,minor slim-zero | tr -d ' ')
 D=$STATS/$I/definition
@@ -130,4 +131,5 @@ check_eq "a partial valid line is applied at close()" "0 range_min=5" \
 	"$rc $(grep -o '^name=pending .*range_min=[^ ]*' "$D" | grep -o 'range_min=.*')"
 
 dmsetup remove --noudevsync slim-zero
+echo 0 >"$DM_STATISTIC_PARAM"
 tap_finish

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Sourced by run.sh: what Documentation/taskstats-io.rst says is charged to
+# whom. A buffered writer (dd through the page cache of the dm-delay
+# device) submits no bio of its own: the writeback is charged to the task
+# that submits it (here `sync`, or the flusher), where /proc/PID/io charges
+# the writer for the bytes it dirtied. Its sleeps in dirty throttling
+# (balance_dirty_pages(), io_schedule_timeout()) are I/O waits: with a
+# 1 MiB dirty limit, writing 8 MiB to a device that holds every I/O
+# $DELAY_MS ms throttles it.
+
+# proc_io PID KEY: a line of /proc/PID/io
+proc_io() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/io"; }
+
+ratio=$(cat /proc/sys/vm/dirty_ratio)
+bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
+echo 524288 >/proc/sys/vm/dirty_background_bytes
+echo 1048576 >/proc/sys/vm/dirty_bytes
+rm -f $T/wfifo
+mkfifo $T/wfifo
+# 9 blocks asked, 8 given: dd stays alive, blocked on its input, to be
+# queried; seek=32 MiB keeps it clear of what the other sections read.
+taskset -c 0 /usr/bin/dd if=$T/wfifo of=$DEV bs=1M seek=32 count=9 iflag=fullblock \
+	status=none &
+ddpid=$!
+exec 7>$T/wfifo
+head -c 8388608 /dev/zero >&7
+_i=0
+while [ "$(proc_io $ddpid wchar)" != 8388608 ]; do
+	_i=$((_i + 1))
+	[ $_i -le 600 ] || bail "dd did not write 8 MiB"
+	sleep 0.1
+done
+sync
+check_ok "query the buffered writer" iotally tasks -p $ddpid
+echo "$out" >$T/dd.txt
+check_ops "buffered writer after sync: no bio of its own" $T/dd.txt write 0 0
+check_eq "... where /proc/PID/io charges it the 8 MiB it dirtied" 8388608 \
+	"$(proc_io $ddpid write_bytes)"
+check_cmp "dirty throttling: its sleeps in balance_dirty_pages() are I/O waits" \
+	-ge "$(field $T/dd.txt wait 3)" 1
+exec 7>&-
+wait $ddpid
+echo "$ratio" >/proc/sys/vm/dirty_ratio
+echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
