@@ -25,9 +25,9 @@
 
 #include <linux/bio.h>
 #include <linux/init.h>
-#include <linux/kstrtox.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
@@ -41,29 +41,14 @@ DEFINE_STATIC_KEY_FALSE(task_io_stats_key);
 
 /*
  * The switch, off by default as delay accounting is: the sysctl
- * kernel.task_io_stats (0 or 1) at run time, the parameter task_io_stats
- * (alone or =1, =on ...) at boot. Off, the hooks cost one patched jump and
- * fork allocates nothing. The static key itself is the state; it can be
- * switched once jump labels can be patched (early_initcall), so the boot
- * parameter is only recorded until then.
+ * kernel.task_io_stats (0 or 1) at run time, the kernel parameter
+ * task_io_stats (alone or =1, =y ...) at boot. Off, the hooks cost one
+ * patched jump and fork allocates nothing. The static key itself is the
+ * state; it can be switched once jump labels can be patched
+ * (early_initcall), so the boot parameter is only recorded until then.
  */
 static bool task_io_stats_boot;
-
-static int __init task_io_stats_param(char *str)
-{
-	bool on = true;
-
-	if (*str == '=' && kstrtobool(str + 1, &on)) {
-		pr_warn("taskstats_io: task_io_stats%s: not a boolean, ignored\n",
-			str);
-		return 1;
-	}
-	if (*str && *str != '=')
-		return 0;	/* another parameter that starts the same */
-	task_io_stats_boot = on;
-	return 1;
-}
-__setup("task_io_stats", task_io_stats_param);
+core_param(task_io_stats, task_io_stats_boot, bool, 0);
 
 /**
  * task_io_stats_enabled() - is per-task I/O accounting on?
@@ -273,9 +258,10 @@ void __task_io_stats_init(struct task_struct *tsk)
 	if (!task_io_stats_cache || tsk->io_stats)
 		return;
 	s = kmem_cache_zalloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
-	/* zeroed before published: pairs with READ_ONCE() in the readers */
-	if (s)
+	if (s) {
+		/* zeroed before published: pairs with READ_ONCE() in the readers */
 		smp_store_release(&tsk->io_stats, s);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__task_io_stats_init);
 
