@@ -4,11 +4,11 @@
  * the programming interface.
  *
  * Locking: an interface's mutex serialises everything but adding data.
- * statistic_add() reads stat->active without a lock and without disabling
- * preemption (see <linux/statistic.h>). Every reset or redefinition
- * publishes a new generation of data and frees the old one only after RCU
- * and RCU Tasks grace periods (statistic_data_retire()), so a redefinition
- * never races with an add, not even a preempted one.
+ * statistic_add() reads stat->active without a lock, and uses what it
+ * points to with preemption disabled, an RCU read-side critical section
+ * (see <linux/statistic.h>). Every reset or redefinition publishes a new
+ * generation of data and frees the old one only after an RCU grace period
+ * (statistic_data_retire()), so a redefinition never races with an add.
  */
 #define pr_fmt(fmt) "statistic: " fmt
 
@@ -27,16 +27,6 @@
 #include <kunit/visibility.h>
 
 #include "statistic-internal.h"
-
-/*
- * statistic_data_retire() relies on RCU Tasks to wait for preempted adders:
- * with preemption, call_rcu_tasks() must not fall back to call_rcu().
- * CONFIG_STATISTICS selects it; an out-of-tree build needs a kernel that has
- * it (every kernel with tracing or BPF does).
- */
-#if IS_ENABLED(CONFIG_PREEMPTION) && !IS_ENABLED(CONFIG_TASKS_RCU)
-#error "the statistics layer needs CONFIG_TASKS_RCU on a preemptible kernel"
-#endif
 
 /* Longest statistic name or units string. */
 #define STATISTIC_NAME_MAX	64
