@@ -97,7 +97,7 @@ static int task_io_stats_sysctl(const struct ctl_table *table, int write,
 	return 0;
 }
 
-static const struct ctl_table task_io_stats_sysctls[] = {
+static struct ctl_table task_io_stats_sysctls[] = {
 	{
 		.procname	= "task_io_stats",
 		.maxlen		= sizeof(int),
@@ -276,7 +276,7 @@ EXPORT_SYMBOL_IF_KUNIT(__task_io_stats_init);
  * timed. Only the task itself sets the pointer after fork; readers on
  * other CPUs load it with READ_ONCE().
  */
-static struct task_io_stats *task_io_stats_current_alloc(void)
+static struct task_io_stats *task_io_stats_current(void)
 {
 	struct task_io_stats *s = current->io_stats;
 
@@ -300,7 +300,7 @@ void __task_io_stats_submit(struct bio *bio)
 	/* A bio submitted from interrupt context belongs to no task. */
 	if (!in_task())
 		return;
-	s = task_io_stats_current_alloc();
+	s = task_io_stats_current();
 	if (s)
 		task_io_stats_account(s, bio);
 }

@@ -60,13 +60,18 @@ MODULE_PARM_DESC(max_allocated_bytes,
 
 /**
  * statistic_charge() - account memory a definition needs, within the limit
+ * @mem: the interface's exploiter's accounting, or %NULL for the layer's
  * @bytes: what it is about to allocate
  *
- * Return: 0, or -ENOMEM (nothing charged) past max_allocated_bytes.
+ * Return: 0, or -ENOMEM (nothing charged) past the limit: @mem's, or
+ * max_allocated_bytes.
  */
-int statistic_charge(size_t bytes)
+int statistic_charge(const struct statistic_memory *mem, size_t bytes)
 {
 	unsigned long max = READ_ONCE(max_allocated_bytes);
+
+	if (mem)
+		return mem->claim(bytes) ? 0 : -ENOMEM;
 
 	if (atomic_long_add_return(bytes, &statistic_allocated) > max) {
 		atomic_long_sub(bytes, &statistic_allocated);
@@ -100,11 +105,19 @@ EXPORT_SYMBOL_IF_KUNIT(statistic_set_max_allocated_bytes);
 
 /**
  * statistic_uncharge() - give back what statistic_charge() accounted
+ * @mem: as given to statistic_charge()
  * @bytes: the amount charged
+ *
+ * Context: any.
  */
-void statistic_uncharge(size_t bytes)
+void statistic_uncharge(const struct statistic_memory *mem, size_t bytes)
 {
-	atomic_long_sub(bytes, &statistic_allocated);
+	if (!bytes)
+		return;
+	if (mem)
+		mem->release(bytes);
+	else
+		atomic_long_sub(bytes, &statistic_allocated);
 }
 
 /*
@@ -225,6 +238,29 @@ void statistic_interface_set_clock(struct statistic_interface *iface,
 }
 EXPORT_SYMBOL_GPL(statistic_interface_set_clock);
 
+/**
+ * statistic_interface_set_memory() - charge an exploiter for the memory
+ * @iface: the interface, before statistics are attached to it
+ * @mem: the exploiter's accounting (see struct statistic_memory), or
+ *	%NULL for the layer's own (current_allocated_bytes)
+ *
+ * What the interface's statistics take while they run, and what their
+ * definitions size, is then charged to @mem and limited by it, not by the
+ * layer's max_allocated_bytes: one limit for all of the exploiter's
+ * statistics, where two would each allow their share of RAM.
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_interface_set_memory(struct statistic_interface *iface,
+				    const struct statistic_memory *mem)
+{
+	mutex_lock(&iface->lock);
+	WARN_ON_ONCE(!list_empty(&iface->statistics));
+	iface->mem = mem;
+	mutex_unlock(&iface->lock);
+}
+EXPORT_SYMBOL_GPL(statistic_interface_set_memory);
+
 /* With iface->lock held. */
 static struct statistic *statistic_find(struct statistic_interface *iface,
 					const char *name)
@@ -282,7 +318,7 @@ struct statistic *statistic_create(struct statistic_interface *iface,
 		goto fail_unlock;
 	}
 	now = statistic_now(iface);
-	stat->data = statistic_data_alloc(&cfg, iface->clock, now);
+	stat->data = statistic_data_alloc(&cfg, iface, now);
 	if (!stat->data)
 		goto fail_unlock;
 	stat->started = now;
@@ -498,7 +534,7 @@ int statistic_commit_config(struct statistic *stat,
 	if (cfg && statistic_config_check(cfg))
 		return -EINVAL;
 	mutex_lock(&iface->lock);
-	data = statistic_data_alloc(cfg ?: &stat->data->cfg, iface->clock,
+	data = statistic_data_alloc(cfg ?: &stat->data->cfg, iface,
 				    statistic_now(iface));
 	if (!data)
 		goto out;

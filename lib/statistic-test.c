@@ -1111,6 +1111,65 @@ static void limit_refuses_and_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, def_write(test, iface, "name=sizes on=1"));
 }
 
+/*
+ * An exploiter's own memory accounting (statistic_interface_set_memory())
+ * takes every charge of its interface, and its limit is the one that
+ * applies; the layer's counter does not move.
+ */
+static atomic_long_t own_bytes;
+static long own_limit;
+
+static bool own_claim(size_t bytes)
+{
+	if (atomic_long_add_return(bytes, &own_bytes) > own_limit) {
+		atomic_long_sub(bytes, &own_bytes);
+		return false;
+	}
+	return true;
+}
+
+static void own_release(size_t bytes)
+{
+	atomic_long_sub(bytes, &own_bytes);
+}
+
+static const struct statistic_memory own_memory = {
+	.claim = own_claim,
+	.release = own_release,
+};
+
+static void own_memory_accounting(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	unsigned long layer;
+	struct statistic *a;
+	long running;
+
+	statistic_data_retire_barrier();	/* earlier cases settled */
+	layer = statistic_allocated_bytes();
+	atomic_long_set(&own_bytes, 0);
+	own_limit = LONG_MAX;
+	statistic_interface_set_memory(iface, &own_memory);
+	a = new_stat(test, iface, "a");
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_list(a, 0, 100, 1000));
+	KUNIT_ASSERT_EQ(test, 0, statistic_start(a));
+	running = atomic_long_read(&own_bytes);
+	KUNIT_EXPECT_GT(test, running, 0L);
+	KUNIT_EXPECT_EQ(test, layer, statistic_allocated_bytes());
+
+	/* its limit, not the layer's, refuses what does not fit */
+	own_limit = running;
+	KUNIT_EXPECT_EQ(test, -ENOMEM, statistic_reset(a));
+	own_limit = LONG_MAX;
+	KUNIT_EXPECT_EQ(test, 0, statistic_reset(a));
+
+	/* everything comes back once the retired generations are freed */
+	statistic_remove(a);
+	statistic_data_retire_barrier();
+	KUNIT_EXPECT_EQ(test, 0L, atomic_long_read(&own_bytes));
+	KUNIT_EXPECT_EQ(test, layer, statistic_allocated_bytes());
+}
+
 /* However many lines a write has, it makes one generation per statistic. */
 static void many_lines_one_generation(struct kunit *test)
 {
@@ -1235,6 +1294,7 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(memory_while_stopped),
 	KUNIT_CASE(stop_start_keeps_data),
 	KUNIT_CASE(limit_refuses_and_changes_nothing),
+	KUNIT_CASE(own_memory_accounting),
 	KUNIT_CASE(many_lines_one_generation),
 	KUNIT_CASE(fuzz_parser),
 	{}

@@ -25,7 +25,8 @@
  *
  * Devices get them only while dm_mod.statistic is on (off by default).
  * While stopped, the statistics of a device hold no per-CPU memory (the
- * layer allocates it when one is switched on). Without debugfs, or on a
+ * layer allocates it when one is switched on); what they take while they
+ * run is charged to dm-stats' memory limit, shared with its regions. Without debugfs, or on a
  * locked-down kernel, devices get none and nothing is logged.
  */
 #define DM_MSG_PREFIX "statistic"
@@ -42,6 +43,7 @@
 #include <linux/statistic.h>
 
 #include "dm-core.h"
+#include "dm-stats-internal.h"
 #include "dm-stats-statistic.h"
 
 /* Default definitions; users change them in the definition file. */
@@ -79,6 +81,21 @@ struct dm_statistic {
 static bool dms_enabled;
 module_param_named(statistic, dms_enabled, bool, 0644);
 MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer (default: off)");
+
+/*
+ * What the statistics take is charged to dm-stats' own counter
+ * (stats_current_allocated_bytes) and shares its limit, a quarter of RAM
+ * for regions and statistics together.
+ */
+static bool dms_mem_claim(size_t bytes)
+{
+	return dm_stats_mem_claim(bytes, true);
+}
+
+static const struct statistic_memory dms_memory = {
+	.claim = dms_mem_claim,
+	.release = dm_stats_mem_release,
+};
 
 static const char * const dms_dir_names[2] = {
 	[READ] = "read",
@@ -156,6 +173,7 @@ void dm_statistic_create(struct mapped_device *md)
 			return;		/* the layer is closed */
 		goto fail;
 	}
+	statistic_interface_set_memory(iface, &dms_memory);
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
 		statistic_interface_remove(iface);
