@@ -7,7 +7,8 @@
 # the writer for the bytes it dirtied. Its sleeps in dirty throttling
 # (balance_dirty_pages(), io_schedule_timeout()) are I/O waits: with a
 # 1 MiB dirty limit, writing 8 MiB to a device that holds every I/O
-# $DELAY_MS ms throttles it.
+# $DELAY_MS ms throttles it. And the run-queue delay after a wake-up is
+# part of a wait.
 
 # proc_io PID KEY: a line of /proc/PID/io
 proc_io() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/io"; }
@@ -43,3 +44,24 @@ exec 7>&-
 wait $ddpid
 echo "$ratio" >/proc/sys/vm/dirty_ratio
 echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+
+# The run-queue delay after the wake-up is part of the wait: with a
+# SCHED_FIFO busy loop on CPU 0, the woken reader (pinned there) waits for
+# the CPU until RT throttling lets fair tasks run (up to 950 ms a second),
+# so its waits of a device that holds every I/O $DELAY_MS ms last far
+# longer.
+if command -v chrt >/dev/null; then
+	taskset -c 0 chrt -f 50 sh -c 'while :; do :; done' &
+	hog=$!
+	start_load $DEV 0 5 4096 0 0 0
+	kill $hog
+	wait $hog 2>/dev/null
+	check_ok "query the reader behind a SCHED_FIFO loop" iotally tasks -p $loadpid
+	echo "$out" >$T/rq.txt
+	check_ops "reader behind a SCHED_FIFO loop" $T/rq.txt read 5 40
+	check_cmp "run-queue delay counts: its longest wait >= 200 ms (device: $DELAY_MS ms)" \
+		-ge "$(field $T/rq.txt wait 7 | awk '{ printf "%d", $1 / 1000000 }')" 200
+	stop_load
+else
+	skip "run-queue delay counts" "no chrt in the guest"
+fi
