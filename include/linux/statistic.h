@@ -280,9 +280,9 @@ static __always_inline void statistic_hot_range(struct statistic_hot __percpu *h
  * A stopped statistic costs one load and one predictable branch; a running
  * value, range or array statistic updates this CPU's cells inline, with
  * preemption disabled, without locks or shared atomics; the other types,
- * X out of
- * range, and arrays whose base_interval is not a power of two, with more
- * than 512 intervals or spanning 2^63 or more are handled out of line.
+ * X out of range, and arrays whose base_interval is not a power of two,
+ * with more than 512 intervals or spanning 2^63 or more are handled out
+ * of line.
  * Inlined, it is about 160 bytes of x86-64 code per call site.
  */
 static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
