@@ -45,23 +45,27 @@ wait $ddpid
 echo "$ratio" >/proc/sys/vm/dirty_ratio
 echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 
-# The run-queue delay after the wake-up is part of the wait: with a
-# SCHED_FIFO busy loop on CPU 0, the woken reader (pinned there) waits for
-# the CPU until RT throttling lets fair tasks run (up to 950 ms a second),
-# so its waits of a device that holds every I/O $DELAY_MS ms last far
-# longer.
-if command -v chrt >/dev/null; then
+# The run-queue delay after the wake-up is part of the wait: a reader
+# pinned to CPU 0 reads null_blk, whose timer completes each read after
+# 20 ms in hard interrupt context (so the hog below cannot delay the
+# completion itself), while a SCHED_FIFO busy loop holds CPU 0: the woken
+# reader waits for the CPU until the deferred fair server lets it run (up
+# to 950 ms a second), so its waits last far longer than the device's.
+rmmod null_blk 2>/dev/null	# if another suite left it with other settings
+if command -v chrt >/dev/null &&
+	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=20000000; then
 	taskset -c 0 chrt -f 50 sh -c 'while :; do :; done' &
 	hog=$!
-	start_load $DEV 0 5 4096 0 0 0
+	start_load /dev/nullb0 0 5 4096 0 0 0
 	kill $hog
 	wait $hog 2>/dev/null
 	check_ok "query the reader behind a SCHED_FIFO loop" iotally tasks -p $loadpid
 	echo "$out" >$T/rq.txt
 	check_ops "reader behind a SCHED_FIFO loop" $T/rq.txt read 5 40
-	check_cmp "run-queue delay counts: its longest wait >= 200 ms (device: $DELAY_MS ms)" \
+	check_cmp "run-queue delay counts: its longest wait >= 200 ms (device: 20 ms)" \
 		-ge "$(field $T/rq.txt wait 7 | awk '{ printf "%d", $1 / 1000000 }')" 200
 	stop_load
+	rmmod null_blk
 else
-	skip "run-queue delay counts" "no chrt in the guest"
+	fail "run-queue delay counts" "no chrt, or cannot load null_blk with timed completions"
 fi
