@@ -26,8 +26,9 @@
  * Devices get them only while dm_mod.statistic is on (off by default).
  * While stopped, the statistics of a device hold no per-CPU memory (the
  * layer allocates it when one is switched on); what they take while they
- * run is charged to dm-stats' memory limit, shared with its regions. Without debugfs, or on a
- * locked-down kernel, devices get none and nothing is logged.
+ * run is charged to dm-stats' memory limit, shared with its regions.
+ * Without debugfs, or on a locked-down kernel, devices get none and
+ * nothing is logged.
  */
 #define DM_MSG_PREFIX "statistic"
 

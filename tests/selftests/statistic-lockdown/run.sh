@@ -22,9 +22,11 @@ fi
 	bail "cannot mount securityfs"
 check_eq "the kernel is locked down (integrity)" "none [integrity] confidentiality" \
 	"$(cat /sys/kernel/security/lockdown)"
-check_eq "one kernel log line says why the layer is closed" \
-	"statistic: kernel lockdown: debugfs files cannot be written, so no statistics are created" \
-	"$(dmesg | sed -n 's/^\[[ 0-9.]*\] //; /^statistic: /p')"
+# (scripts/check.sh boots this guest with kunit.enable=0: KUnit's output
+# would fill the 128 KiB log buffer past the layer's line)
+check_eq "one kernel log line says why the layer is closed" 1 \
+	"$(dmesg | grep -c 'statistic: kernel lockdown: debugfs files cannot be written, so no statistics are created$')"
+check_eq "... and not another reason" 0 "$(dmesg | grep -c 'statistic: no debugfs')"
 check_eq "no statistics directory in debugfs" no \
 	"$([ -e $STATS ] && echo yes || echo no)"
 
