@@ -4,11 +4,11 @@
  * the programming interface.
  *
  * Locking: an interface's mutex serialises everything but adding data.
- * statistic_add() reads stat->active without a lock, and uses what it
- * points to with preemption disabled, an RCU read-side critical section
- * (see <linux/statistic.h>). Every reset or redefinition publishes a new
- * generation of data and frees the old one only after an RCU grace period
- * (statistic_data_retire()), so a redefinition never races with an add.
+ * statistic_add() reads stat->active without a lock and without disabling
+ * preemption (see <linux/statistic.h>). Every reset or redefinition
+ * publishes a new generation of data and frees the old one only after RCU
+ * and RCU Tasks grace periods (statistic_data_retire()), so a redefinition
+ * never races with an add, not even a preempted one.
  */
 #define pr_fmt(fmt) "statistic: " fmt
 
@@ -27,6 +27,16 @@
 #include <kunit/visibility.h>
 
 #include "statistic-internal.h"
+
+/*
+ * statistic_data_retire() relies on RCU Tasks to wait for preempted adders:
+ * with preemption, call_rcu_tasks() must not fall back to call_rcu().
+ * CONFIG_STATISTICS selects it; an out-of-tree build needs a kernel that has
+ * it (every kernel with tracing or BPF does).
+ */
+#if IS_ENABLED(CONFIG_PREEMPTION) && !IS_ENABLED(CONFIG_TASKS_RCU)
+#error "the statistics layer needs CONFIG_TASKS_RCU on a preemptible kernel"
+#endif
 
 /* Longest statistic name or units string. */
 #define STATISTIC_NAME_MAX	64
@@ -260,6 +270,23 @@ void statistic_interface_set_memory(struct statistic_interface *iface,
 	mutex_unlock(&iface->lock);
 }
 EXPORT_SYMBOL_GPL(statistic_interface_set_memory);
+
+/**
+ * statistic_barrier() - wait until what removed statistics held is freed
+ *
+ * Removals, resets and redefinitions free the old data after RCU and RCU
+ * Tasks grace periods, and only then give its memory back to a struct
+ * statistic_memory. An exploiter whose struct statistic_memory lives in a
+ * module calls this, after removing its interfaces, before the module
+ * goes away.
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_barrier(void)
+{
+	statistic_data_retire_barrier();
+}
+EXPORT_SYMBOL_GPL(statistic_barrier);
 
 /* With iface->lock held. */
 static struct statistic *statistic_find(struct statistic_interface *iface,

@@ -145,9 +145,15 @@ void statistic_data_free(struct statistic_data *data)
 	kfree(data);
 }
 
-static void data_free_rcu(struct rcu_head *head)
+static void data_free_rcu_tasks(struct rcu_head *head)
 {
 	statistic_data_free(container_of(head, struct statistic_data, rcu));
+}
+
+static void data_free_rcu(struct rcu_head *head)
+{
+	/* now wait for adders preempted in the middle of an add */
+	call_rcu_tasks(head, data_free_rcu_tasks);
 }
 
 /**
@@ -155,9 +161,11 @@ static void data_free_rcu(struct rcu_head *head)
  * @data: the generation, no longer published in any statistic's ->active,
  *	or %NULL
  *
- * statistic_add() loads ->active and updates the blocks it points to with
- * preemption disabled, an RCU read-side critical section: after a grace
- * period, no add can still use them.
+ * statistic_add() does not disable preemption, so an adder may be
+ * preempted between loading ->active and its update: after an RCU grace
+ * period (adders in interrupts and other non-preemptible code) comes an
+ * RCU Tasks grace period (tasks preempted anywhere outside a voluntary
+ * context switch). Without CONFIG_PREEMPTION, the second is the first.
  */
 void statistic_data_retire(struct statistic_data *data)
 {
@@ -165,9 +173,14 @@ void statistic_data_retire(struct statistic_data *data)
 		call_rcu(&data->rcu, data_free_rcu);
 }
 
-static void run_free_rcu(struct rcu_head *head)
+static void run_free_rcu_tasks(struct rcu_head *head)
 {
 	run_free(container_of(head, struct statistic_run, rcu));
+}
+
+static void run_free_rcu(struct rcu_head *head)
+{
+	call_rcu_tasks(head, run_free_rcu_tasks);
 }
 
 /**
@@ -177,7 +190,12 @@ static void run_free_rcu(struct rcu_head *head)
  */
 void statistic_data_retire_barrier(void)
 {
-	rcu_barrier();
+	rcu_barrier();		/* every data_free_rcu() has run ... */
+	/* ... and so has every data_free_rcu_tasks() */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		rcu_barrier_tasks();
+	else
+		rcu_barrier();	/* call_rcu_tasks() is call_rcu() */
 }
 EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
 
@@ -546,8 +564,8 @@ static void run_fold_cpu(struct statistic_data *data,
  * @data: the generation, running but no longer published in ->active
  *
  * Adds that loaded ->active before it was cleared and land after the fold
- * are lost; the blocks they write to are freed after an RCU grace
- * period.
+ * are lost; the blocks they write to are freed after RCU and RCU Tasks
+ * grace periods.
  *
  * Context: the interface mutex held.
  */

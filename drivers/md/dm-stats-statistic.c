@@ -265,3 +265,17 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
 			      div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 	statistic_add(s->throughput, bytes, 1);
 }
+
+/**
+ * dm_statistic_exit() - wait for the statistics of removed devices
+ *
+ * The layer frees their data, and gives its memory back to dm-stats'
+ * counter through dms_memory, after RCU and RCU Tasks grace periods:
+ * dm-mod must not go away before.
+ *
+ * Context: process context, may sleep.
+ */
+void dm_statistic_exit(void)
+{
+	statistic_barrier();
+}

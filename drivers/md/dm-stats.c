@@ -22,6 +22,7 @@
 
 #include "dm-core.h"
 #include "dm-stats-internal.h"
+#include "dm-stats-statistic.h"
 
 #define DM_MSG_PREFIX "stats"
 
@@ -989,6 +990,8 @@ int __init dm_statistics_init(void)
  */
 void dm_statistics_exit(void)
 {
+	/* what the generic statistics layer still owes dm-stats' counter */
+	dm_statistic_exit();
 	/* regions and indexes queued for freeing by call_rcu() */
 	rcu_barrier();
 	if (WARN_ON(dm_stats_mem_used()))

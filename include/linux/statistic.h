@@ -12,7 +12,6 @@
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
-#include <linux/preempt.h>
 #include <linux/types.h>
 #include <asm/barrier.h>
 
@@ -79,10 +78,10 @@ enum statistic_scale {
  * finds everything it needs with one load: stopped costs one branch, and
  * the common kinds update this CPU's cells inline with this_cpu operations.
  * Each update is a single this_cpu operation that is correct even if the
- * adder is moved to another CPU before it (the readers sum all CPUs). A
- * running statistic is added to with preemption disabled, which makes
- * the add an RCU read-side critical section, and a generation's blocks
- * are freed only after an RCU grace period (call_rcu()).
+ * adder is preempted and moved to another CPU before it (the readers sum
+ * all CPUs), so the hot path does not disable preemption. A generation's
+ * blocks are freed only after an RCU and an RCU Tasks grace period, which
+ * also wait for adders preempted in the middle of an add.
  */
 
 /**
@@ -174,7 +173,8 @@ struct statistic {
  * For an exploiter that already caps the memory of its statistics (as
  * dm-stats does): an interface's statistics then charge it instead of the
  * layer's own counter, so that both share one limit. The functions must
- * stay callable until an rcu_barrier() after the interface is removed.
+ * stay callable until statistic_barrier() returns after the interface is
+ * removed.
  */
 struct statistic_memory {
 	bool (*claim)(size_t bytes);
@@ -189,6 +189,7 @@ void statistic_interface_set_clock(struct statistic_interface *iface,
 				   u64 (*clock)(void));
 void statistic_interface_set_memory(struct statistic_interface *iface,
 				    const struct statistic_memory *mem);
+void statistic_barrier(void);
 
 struct statistic *statistic_create(struct statistic_interface *iface,
 				   const char *name, const char *units);
@@ -278,27 +279,21 @@ static __always_inline void statistic_hot_range(struct statistic_hot __percpu *h
  * Context: any, including hard interrupts; never sleeps. The caller must
  * keep @stat alive: no call may run during or after statistic_remove().
  * A stopped statistic costs one load and one predictable branch; a running
- * value, range or array statistic updates this CPU's cells inline, with
- * preemption disabled, without locks or shared atomics; the other types,
- * X out of range, and arrays whose base_interval is not a power of two,
- * with more than 512 intervals or spanning 2^63 or more are handled out
- * of line.
+ * value, range or array statistic updates this CPU's cells inline, without
+ * locks, shared atomics or disabling preemption; the other types, X out of
+ * range, and arrays whose base_interval is not a power of two, with more
+ * than 512 intervals or spanning 2^63 or more are handled out of line.
  * Inlined, it is about 160 bytes of x86-64 code per call site.
  */
 static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
 {
+	/* pairs with smp_store_release() in statistic_publish() */
+	unsigned long active = READ_ONCE(stat->active);
+	unsigned long kind = active & STATISTIC_HOT_KIND_MASK;
 	struct statistic_hot __percpu *hot;
-	unsigned long active, kind;
 
-	if (!READ_ONCE(stat->active))
-		return;		/* stopped: one load, one branch */
-	/* an RCU reader: call_rcu() frees the blocks after we are done */
-	guard(preempt_notrace)();
-	/* pairs with smp_store_release() in statistic_set_on() */
-	active = READ_ONCE(stat->active);
-	if (unlikely(!active))
+	if (!active)
 		return;
-	kind = active & STATISTIC_HOT_KIND_MASK;
 	if (kind == STATISTIC_HOT_RANGE) {
 		statistic_hot_range(statistic_hot(active, STATISTIC_HOT_RANGE),
 				    x, y);
@@ -352,6 +347,7 @@ static inline void statistic_interface_set_clock(struct statistic_interface *ifa
 						 u64 (*clock)(void)) {}
 static inline void statistic_interface_set_memory(struct statistic_interface *iface,
 						  const struct statistic_memory *mem) {}
+static inline void statistic_barrier(void) {}
 
 static inline struct statistic *
 statistic_create(struct statistic_interface *iface, const char *name,
