@@ -8,6 +8,8 @@
 
 #include <kunit/test.h>
 #include <linux/bio.h>
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -208,10 +210,38 @@ static void export_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.wait_max_ns, 5000000ULL);
 	KUNIT_EXPECT_EQ(test, out.wait_hist[13], 1ULL);
 	KUNIT_EXPECT_EQ(test, out.wait_hist[12], 0ULL);
-	/* The wire struct has no implicit padding. */
-	KUNIT_EXPECT_EQ(test, sizeof(out),
+	/* Counters alone say nothing of a cgroup. */
+	KUNIT_EXPECT_EQ(test, out.cgroup_id, 0ULL);
+	/* The wire struct has no implicit padding: v1, then v2's cgroup id. */
+	KUNIT_EXPECT_EQ(test, offsetof(struct taskstats_io, cgroup_id),
 			8 + 8 * (2 * TASKSTATS_IO_NR_OPS + 3 +
 				 TASKSTATS_IO_HIST_BUCKETS));
+	KUNIT_EXPECT_EQ(test, sizeof(out),
+			offsetof(struct taskstats_io, cgroup_id) + 8);
+	KUNIT_EXPECT_EQ(test, TASKSTATS_IO_VERSION, 2);
+}
+
+/*
+ * A per-pid record names the task's cgroup v2 cgroup by its kernfs node,
+ * whose id is the inode number of the cgroup's directory.  The KUnit
+ * thread is a kernel thread: it stays in the root cgroup, the first node
+ * of its hierarchy (id 1).
+ */
+static void cgroup_id_test(struct kunit *test)
+{
+	struct taskstats_io io;
+	u64 want = 0;
+
+	memset(&io, 0xa5, sizeof(io));
+	taskstats_io_fill_task(&io, current);
+	KUNIT_EXPECT_EQ(test, io.version, TASKSTATS_IO_VERSION);
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	want = kernfs_ino(task_dfl_cgroup(current)->kn);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, want, 1ULL);
+#endif
+	KUNIT_EXPECT_EQ(test, io.cgroup_id, want);
 }
 
 /* What per-task I/O adds to the structures every task has. */
@@ -302,6 +332,7 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(record_wait_test),
 	KUNIT_CASE(fold_test),
 	KUNIT_CASE(export_test),
+	KUNIT_CASE(cgroup_id_test),
 	KUNIT_CASE(struct_cost_test),
 	KUNIT_CASE(real_wait_counted_test),
 	KUNIT_CASE(runnable_switch_not_counted_test),
