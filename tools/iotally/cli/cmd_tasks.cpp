@@ -427,11 +427,14 @@ void register_tasks(Registry& r) {
     m->excludes(top_flag)->excludes(cg_flag);
     top_flag->excludes(cg_flag);
     sub->add_option("--cgroup-depth", cg->depth, "With --cgroup: path components kept")
+        ->type_name("N")
         ->capture_default_str();
     sub->add_option("--cgroup-max", cg->max_series,
                     "With --cgroup: cgroups of their own; the rest are summed in __overflow__")
+        ->type_name("N")
         ->capture_default_str();
     sub->add_option("--cgroup-root", cg->root, "With --cgroup: the cgroup2 mount")
+        ->type_name("DIR")
         ->capture_default_str();
     sub->add_option("-w,--write", lo->file, "With -m: also write records to FILE (JSON lines)");
     sub->add_option("-r,--rcvbuf", lo->rcvbuf, "With -m: receive buffer size in bytes");
