@@ -44,8 +44,16 @@ dmsetup create --noudevsync cgfast --table "0 $SECTORS delay /dev/ram0 0 5" ||
 	bail "cannot create the 5 ms device"
 dmsetup create --noudevsync cgslow --table "0 $SECTORS delay /dev/ram1 0 20" ||
 	bail "cannot create the 20 ms device"
-fastdev=$(basename "$(readlink -f /dev/mapper/cgfast)")
-slowdev=$(basename "$(readlink -f /dev/mapper/cgslow)")
+# kernel_name DM_NAME: the device's kernel name (dm-N), as io.stat's device
+# label has it.
+kernel_name() {
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dm/name")" = "$1" ] && basename "$_d"
+	done
+}
+fastdev=$(kernel_name cgfast)
+slowdev=$(kernel_name cgslow)
+{ [ -n "$fastdev" ] && [ -n "$slowdev" ]; } || bail "no kernel names for the dm devices"
 
 # in_cgroup NAME CMD...: CMD in cgroup NAME (it moves itself, then execs).
 in_cgroup() {
