@@ -182,11 +182,14 @@ TEST(CgroupIo, PathsAreFoundByInodeAndKeptAfterRemoval) {
     EXPECT_EQ(paths.path(ino(d.path())), "/");
     EXPECT_EQ(paths.path(a), "/system.slice/a.service");
     EXPECT_EQ(paths.path(ino(d.path() + "/user.slice")), "/user.slice");
-    std::filesystem::remove(d.path() + "/system.slice/a.service");
-    EXPECT_EQ(paths.path(a), "/system.slice/a.service");
     // Created after the first walk: found by walking again.
     std::filesystem::create_directories(d.path() + "/late");
     EXPECT_EQ(paths.path(ino(d.path() + "/late")), "/late");
+    // Removed: still named (cgroup2 never gives an id to another cgroup;
+    // the scratch file system may reuse the inode, so nothing is created
+    // after this).
+    std::filesystem::remove(d.path() + "/system.slice/a.service");
+    EXPECT_EQ(paths.path(a), "/system.slice/a.service");
     EXPECT_EQ(paths.path(1), "");  // no directory of ours has inode 1
 }
 
