@@ -9,8 +9,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
+#include "app.hpp"
 #include "iotally/cgroup_io.hpp"
 #include "iotally/cgroup_sampler.hpp"
 #include "iotally/exposition.hpp"
@@ -264,6 +266,32 @@ TEST(CgroupIo, SampleScrape) {
         std::string::npos);
     if (const char* out = std::getenv("IOTALLY_CGROUP_SAMPLE_SCRAPE"))
         std::ofstream(out) << text;
+}
+
+int run_cli(const std::vector<std::string>& args, std::string& err) {
+    std::ostringstream o, e;
+    iotally::cli::Context ctx;
+    ctx.out = &o;
+    ctx.err = &e;
+    int rc = iotally::cli::run(args, ctx);
+    err = e.str();
+    return rc;
+}
+
+// Bad options are refused before anything is opened; so is a root that is
+// not a cgroup2 mount.
+TEST(CgroupCli, BadOptionsAndRoot) {
+    std::string err;
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "--top"}, err), 2);
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "-p", "1"}, err), 2);
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "--cgroup-max", "0"}, err), 2);
+    EXPECT_NE(err.find("--cgroup-max 0: expected 1 to 10000"), std::string::npos) << err;
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "--cgroup-depth", "65"}, err), 2);
+    EXPECT_NE(err.find("--cgroup-depth 65: expected 0 to 64"), std::string::npos) << err;
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "--cgroup-max", "-1"}, err), 2);
+    iotally::test::TempDir d;
+    EXPECT_EQ(run_cli({"tasks", "--cgroup", "--cgroup-root", d.path()}, err), 5);
+    EXPECT_NE(err.find("not a cgroup2 mount"), std::string::npos) << err;
 }
 
 }  // namespace
