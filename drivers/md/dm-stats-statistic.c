@@ -196,7 +196,6 @@ void dm_statistic_io_begin(struct dm_io *io)
 	struct dm_statistic *s = io->md->statistic;
 
 	io->statistic_start_ns = 0;
-	io->statistic_in_flight = false;
 	if (s && statistic_running(s->latencies[bio_data_dir(io->orig_bio)]))
 		io->statistic_start_ns = ktime_get_ns();
 }
@@ -222,16 +221,14 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
 	if (!end) {
 		statistic_inc(s->sizes[dir], bytes);
 		if (statistic_running(s->pending)) {
-			io->statistic_in_flight = true;
+			dm_io_set_flag(io, DM_IO_STATISTIC);
 			statistic_inc(s->pending,
 				      atomic_long_inc_return(&s->in_flight));
 		}
 		return;
 	}
-	if (io->statistic_in_flight) {
-		io->statistic_in_flight = false;
+	if (dm_io_flagged(io, DM_IO_STATISTIC))
 		atomic_long_dec(&s->in_flight);
-	}
 	start = io->statistic_start_ns;
 	if (start)
 		statistic_inc(s->latencies[dir],

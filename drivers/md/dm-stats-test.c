@@ -949,7 +949,7 @@ static void split_random_vs_model(struct kunit *test)
 		sector_t lo = prandom_u32_state(&rnd) % 1100;
 		unsigned int len = 1 + prandom_u32_state(&rnd) % 200;
 		int dir = prandom_u32_state(&rnd) & 1;
-		struct dm_stats_aux aux;
+		struct dm_stats_aux aux = {};
 		sector_t s;
 
 		dm_stats_account_io(&f->st, dir, lo, len, false, 0, &aux);
@@ -995,7 +995,7 @@ static void split_straddling_io(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals t;
-	struct dm_stats_aux aux;
+	struct dm_stats_aux aux = {};
 
 	/* Areas [100,110) [110,120) [120,125). */
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+25 10"), 1);
@@ -1021,7 +1021,7 @@ static void split_straddling_io(struct kunit *test)
 static void one_io(struct dm_stats *st, int dir, sector_t sector,
 		   unsigned int len)
 {
-	struct dm_stats_aux aux;
+	struct dm_stats_aux aux = {};
 
 	dm_stats_account_io(st, dir, sector, len, false, 0, &aux);
 	dm_stats_account_io(st, dir, sector, len, true, 0, &aux);
@@ -1034,7 +1034,7 @@ static void one_io(struct dm_stats *st, int dir, sector_t sector,
 static void single_region_path(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux early, x, y;
+	struct dm_stats_aux early = {}, x = {}, y = {};
 	struct dm_stats_totals t;
 
 	/* Started while the device had no region. */
@@ -1072,7 +1072,7 @@ static void single_region_path(struct kunit *test)
 static void generation_excludes_older_io(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux before, during;
+	struct dm_stats_aux before = {}, during = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
@@ -1095,7 +1095,7 @@ static void generation_excludes_older_io(struct kunit *test)
 static void clear_keeps_in_flight(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux a, b;
+	struct dm_stats_aux a = {}, b = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
@@ -1121,7 +1121,7 @@ static void clear_keeps_in_flight(struct kunit *test)
 static void merge_detection(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux a[4];
+	struct dm_stats_aux a[4] = {};
 	struct dm_stats_totals t;
 	int i;
 
@@ -1142,18 +1142,68 @@ static void merge_detection(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.ios[READ], 2);
 }
 
-static void stale_aux_is_ignored(struct kunit *test)
+/*
+ * The end of an I/O counts only if the engine wrote its start: not after
+ * dm_stats_record_start() or dm_stats_aux_init() alone, not in a zeroed
+ * request payload, not twice for a payload used again.
+ */
+static void end_counts_only_after_start(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux junk;
+	struct dm_stats_aux zero = {}, rec, init, once = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
-	memset(&junk, 0xa5, sizeof(junk));
-	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &junk);
+	dm_stats_record_start(&f->st, &rec);
+	dm_stats_aux_init(&init);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &zero);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &rec);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &init);
 	read_area(test, &f->st, 0, 0, &t);
 	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
 	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &once);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &once);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &once);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+/*
+ * A start while the device has no index counts nowhere, also once regions
+ * exist at the end: the stale state of the payload's previous I/O (a
+ * request's payload is used again) is overwritten by the start.
+ */
+static void start_without_index_clears_state(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux a = {};
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	/* Started, and its end never seen: the region went away. */
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_delete 0"), 0);
+	/* The payload's next I/O starts with no region... */
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	/* ...and ends in a region created meanwhile. */
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+/*
+ * struct dm_stats_aux sits in struct dm_io, the front pad of every bio of
+ * a mapped device: upstream's 16 bytes (scripts/dm-io-size.sh checks
+ * struct dm_io itself against upstream's).
+ */
+static void aux_is_16_bytes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sizeof(struct dm_stats_aux), 16);
 }
 
 /* ------------------------------------------------ torn reads, time, limits */
@@ -1194,7 +1244,7 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_region *r;
 	struct dm_stats_totals t;
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	u64 *before, *after;
 	u64 t0, elapsed;
 	int cpu;
@@ -1242,20 +1292,20 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 /*
  * A bio's latency runs from its arrival, which DM core records in
  * alloc_io() (dm_stats_record_start(), io->start_time), even when the
- * target starts its accounting later; an arrival recorded before the
- * device's first region, or before precise_timestamps was switched on,
- * is not trusted, and such an I/O is timed from its start.
+ * target starts its accounting later. A bio that arrived before the
+ * device's first region (dm_stats_aux_init()), or in ns before
+ * precise_timestamps was switched on, is timed from its start.
  */
 static void latency_runs_from_arrival(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals t;
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	u64 before, slept;
 
-	/* Recorded before the first region: not trusted. */
-	dm_stats_record_start(&f->st, &a);
+	/* Arrived before the first region: not recorded. */
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_aux_init(&a);
 	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
 	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
 	read_area(test, &f->st, 0, 0, &t);
@@ -1383,7 +1433,7 @@ static void print_buffers_are_charged(struct kunit *test)
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals *t = kunit_kzalloc(test, struct_size(t, histogram, 2),
 						  GFP_KERNEL);
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	unsigned long room;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -1554,7 +1604,9 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(single_region_path),
 	KUNIT_CASE(clear_keeps_in_flight),
 	KUNIT_CASE(merge_detection),
-	KUNIT_CASE(stale_aux_is_ignored),
+	KUNIT_CASE(end_counts_only_after_start),
+	KUNIT_CASE(start_without_index_clears_state),
+	KUNIT_CASE(aux_is_16_bytes),
 	KUNIT_CASE(latency_runs_from_arrival),
 	KUNIT_CASE(torn_fold_adds_no_timestamp),
 	KUNIT_CASE(busy_time_across_2_32_jiffies),

@@ -258,21 +258,10 @@ nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
-/*
- * Start a new epoch of arrival times (see dm_stats_record_start()) if
- * @reset, or if precise timestamps are switched on or off: an I/O that
- * arrived in the old epoch is timed from the start of its accounting.
- */
-static void new_epoch(struct dm_stats *st, bool reset, bool precise)
+/* Whether DM core takes arrival times in ns (dm_stats_record_start()). */
+static void set_precise(struct dm_stats *st, const struct dm_stats_index *idx)
 {
-	unsigned long epoch = st->epoch;
-
-	if (!reset && !(epoch & DM_STATS_EPOCH_PRECISE) == !precise)
-		return;
-	epoch = (epoch + 2) & ~DM_STATS_EPOCH_PRECISE;
-	if (precise)
-		epoch |= DM_STATS_EPOCH_PRECISE;
-	WRITE_ONCE(st->epoch, epoch);
+	WRITE_ONCE(st->precise, idx && idx->precise);
 }
 
 /**
@@ -337,8 +326,7 @@ int dm_stats_region_create(struct dm_stats *st,
 		region_free(r);
 		return -ENOMEM;
 	}
-	/* Arrival times recorded before the first region mean nothing. */
-	new_epoch(st, !old, idx->precise);
+	set_precise(st, idx);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	if (!static_key_enabled(&stats_enabled.key))
@@ -378,7 +366,7 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOMEM;
 	}
 	xa_erase(&st->regions, id);
-	new_epoch(st, false, idx && idx->precise);
+	set_precise(st, idx);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	/* No region left: no statistics memory either. */

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What a bio pays in memory on every mapped device: struct dm_io (DM core's
+# per-bio state, in the front pad of every bio a mapped device clones)
+# compiled from the stock 6.12 drivers/md and from ours, against the stock
+# Debian kernel's headers and configuration (with debug info), and laid
+# out by pahole. Ours is compiled twice: as dm-mod is built for the stock
+# kernel, and with CONFIG_DM_STATISTIC as the patched kernel may have it.
+#
+# TAP: "ok" when ours is at most 8 bytes larger than upstream's, each way.
+# --report: pahole's layouts too (make bench prints them).
+#
+# Usage: scripts/dm-io-size.sh [--report]
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkvar() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/versions.mk"; }
+release=$(mkvar KERNEL_RELEASE)
+headers=/usr/src/linux-headers-$release
+pristine=$top/build/src/linux-pristine/drivers/md
+out=$top/build/dm-io-size
+slack=8
+report=0
+[[ ${1:-} == --report ]] && report=1
+
+[[ -f $headers/Makefile ]] || { echo "dm-io-size: $headers missing (run make deps)" >&2; exit 1; }
+[[ -d $pristine ]] || pristine=$top/build/modules/pristine/drivers/md
+[[ -d $pristine ]] || { echo "dm-io-size: no pristine drivers/md (run make tree)" >&2; exit 1; }
+
+# build_dm_o DIR [CFLAGS]: DIR/dm.o, with debug info, from the sources in DIR
+build_dm_o() {
+	printf 'obj-m := dm-mod.o\ndm-mod-y := dm.o\nccflags-y += -g %s\n' "${2:-}" >"$1/Kbuild"
+	make -s -C "$headers" M="$1" dm.o
+}
+
+rm -rf "$out"
+mkdir -p "$out/stock" "$out/ours-stat"
+cp -p "$pristine"/dm*.[ch] "$out/stock/"
+"$top/scripts/modules.sh" --stage "$out/ours-src" >/dev/null || exit 1
+cp -a "$out/ours-src/drivers/md" "$out/ours"
+cp -a "$out/ours-src/drivers/md/." "$out/ours-stat/"
+
+n=0 failed=0
+size() { pahole -C dm_io "$1" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p'; }
+build_dm_o "$out/stock" || exit 1
+build_dm_o "$out/ours" || exit 1
+build_dm_o "$out/ours-stat" -DCONFIG_DM_STATISTIC=1 || exit 1
+stock=$(size "$out/stock/dm.o")
+[[ -n $stock ]] || { echo "dm-io-size: pahole found no struct dm_io in the stock dm.o" >&2; exit 1; }
+if ((report)); then
+	echo "# pahole -C dm_io, stock 6.12 drivers/md/dm.c:"
+	pahole -C dm_io "$out/stock/dm.o" | sed 's/^/#   /'
+	echo "# pahole -C dm_io, ours (CONFIG_DM_STATISTIC=y):"
+	pahole -C dm_io "$out/ours-stat/dm.o" | sed 's/^/#   /'
+fi
+for v in ours:"dm-mod.ko for the stock kernel" ours-stat:"with CONFIG_DM_STATISTIC"; do
+	dir=${v%%:*} what=${v#*:}
+	s=$(size "$out/$dir/dm.o")
+	n=$((n + 1))
+	if [[ -n $s ]] && ((s <= stock + slack)); then
+		echo "ok $n - struct dm_io $what: $s bytes, upstream's $stock (+$((s - stock)), at most +$slack)"
+	else
+		echo "not ok $n - struct dm_io $what: ${s:-?} bytes, upstream's $stock (at most +$slack)"
+		failed=$((failed + 1))
+	fi
+done
+echo "1..$n"
+((failed == 0))
