@@ -8,7 +8,9 @@
 # out by pahole. Ours is compiled twice: as dm-mod is built for the stock
 # kernel, and with CONFIG_DM_STATISTIC as the patched kernel may have it.
 #
-# TAP: "ok" when ours is at most 8 bytes larger than upstream's, each way.
+# TAP: "ok" when ours is at most 8 bytes larger than upstream's, each way;
+# then the stack the engine's I/O walks and index destruction take (gcc's
+# -fstack-usage frames, summed along each path), against fixed limits.
 # --report: pahole's layouts too (make bench prints them).
 #
 # Usage: scripts/dm-io-size.sh [--report]
@@ -65,5 +67,37 @@ for v in ours:"dm-mod.ko for the stock kernel" ours-stat:"with CONFIG_DM_STATIST
 		failed=$((failed + 1))
 	fi
 done
+
+# Stack: the completion walk runs once per stacked mapped device, possibly
+# in hard interrupt context; index destruction also from an RCU callback.
+# Frames from -fstack-usage (gcc, the stock kernel's flags), summed along
+# each path. A function that is not there was inlined into its caller.
+printf 'obj-m := dm-mod.o\ndm-mod-y := dm-stats-io.o dm-stats-index.o\nccflags-y += -fstack-usage\n' \
+	>"$out/ours/Kbuild"
+make -s -C "$headers" M="$out/ours" dm-stats-io.o dm-stats-index.o || exit 1
+frame() { # FUNCTION: its frame in bytes, 0 if inlined
+	awk -F'\t' -v f="$1" '{ split($1, p, ":"); sub(/\..*/, "", p[4]) }
+		p[4] == f { print $2; found = 1; exit } END { if (!found) print 0 }' \
+		"$out/ours/dm-stats-io.su" "$out/ours/dm-stats-index.su"
+}
+path() { # LIMIT NAME FUNCTION...: TAP on the sum of their frames
+	local limit=$1 name=$2 sum=0 f b detail=
+	shift 2
+	for f; do
+		b=$(frame "$f")
+		sum=$((sum + b))
+		detail+=" $f $b"
+	done
+	n=$((n + 1))
+	if ((sum <= limit)); then
+		echo "ok $n - stack of $name: $sum bytes (at most $limit):$detail"
+	else
+		echo "not ok $n - stack of $name: $sum bytes (at most $limit):$detail"
+		failed=$((failed + 1))
+	fi
+}
+path 400 "the I/O completion walk" dm_stats_account_io account_walk_end region_account_areas
+path 400 "the I/O start walk" dm_stats_account_io account_walk_start region_account_areas
+path 256 "index destruction" dm_stats_index_destroy dm_stats_index_free nodes_free_list
 echo "1..$n"
 ((failed == 0))

@@ -47,12 +47,15 @@ struct dm_stats_counters {
  * @in_flight: reads and writes started and not yet ended
  *
  * Whoever moves @stamp charges the interval before it, reading @in_flight:
- * one word per direction, whatever the number of possible CPUs.
+ * one word per direction, whatever the number of possible CPUs. Written by
+ * every I/O of the area from any CPU: each area's on a cache line of its
+ * own, none shared with what the I/O path only reads (the region header,
+ * its per-CPU pointers and histogram boundaries) or with another area.
  */
 struct dm_stats_area_shared {
 	atomic64_t stamp;
 	atomic_t in_flight[2];
-};
+} ____cacheline_aligned_in_smp;
 
 /* One area's counters folded over all CPUs, in the region's time unit. */
 struct dm_stats_totals {
@@ -204,22 +207,26 @@ struct dm_stats_index {
  * struct dm_stats_index_iter - a walk of the regions overlapping a range
  * @lo: first sector of the range
  * @hi: sector after the last one
- * @next: subtree to descend into next, or NULL
- * @sp: number of nodes on @stack
- * @stack: nodes whose left subtree is being walked, to visit afterwards
+ * @root: the tree walked; NULL once the walk is over
+ * @last: the node returned last, or NULL before the first
+ *
+ * Four words: the walk runs on the completion path of every counted I/O,
+ * once per stacked mapped device, possibly in hard interrupt context, so
+ * it keeps no stack of nodes; each step descends from the root again.
  */
 struct dm_stats_index_iter {
 	sector_t lo;
 	sector_t hi;
-	const struct dm_stats_index_node *next;
-	unsigned int sp;
-	const struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH];
+	const struct dm_stats_index_node *root;
+	const struct dm_stats_index_node *last;
 };
 
 int dm_stats_index_init(void);
 void dm_stats_index_exit(void);
 int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 			   const struct dm_stats_index *idx);
+void dm_stats_index_reserve_nofail(struct dm_stats_index_pool *pool,
+				   const struct dm_stats_index *idx);
 void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool);
 struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
 					     struct dm_stats_index *old,
@@ -251,49 +258,73 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 {
 	it->lo = lo;
 	it->hi = hi;
-	it->next = idx->root;
-	it->sp = 0;
+	it->root = idx->root;
+	it->last = NULL;
+}
+
+/* Does @a come before @b in the index (by start sector, then region)? */
+static inline bool dm_stats_index_before(const struct dm_stats_index_node *a,
+					 const struct dm_stats_index_node *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return (unsigned long)a->region < (unsigned long)b->region;
 }
 
 /**
  * dm_stats_index_iter_next - next region overlapping the iterator's range
  * @it: iterator
  *
- * In order of start sector: down the left spine of a subtree, skipping
- * subtrees in which nothing ends after the range starts, then each node
- * before its right subtree. The first node that starts at or after the
- * range's end ends the walk, as every later one starts after it. The stack
- * holds at most one node per level, so DM_STATS_ITER_DEPTH bounds it for
- * any tree a device can build.
+ * In order of start sector, the first node after the one returned last
+ * that overlaps the range: down from the root, right past nodes not after
+ * it, left into a subtree in which something ends after the range starts
+ * (remembering the lowest node left that way), else the node itself, then
+ * its right subtree. A subtree that holds nothing after the last node sends
+ * the search back to the remembered node, by a new descent from the root
+ * to it: no stack, and O(height) per step for the few regions an I/O
+ * overlaps. The first node that starts at or after the range's end ends
+ * the walk, as every later one starts after it.
  *
  * Return: a region, or NULL when there is none left.
  */
 static inline struct dm_stats_region *
 dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	const struct dm_stats_index_node *n = it->next;
+	/* Nodes strictly after @after, or else from @from on. */
+	const struct dm_stats_index_node *after = it->last, *from = NULL;
 
-	for (;;) {
-		while (n && n->max_end > it->lo) {
-			if (WARN_ON_ONCE(it->sp >= DM_STATS_ITER_DEPTH))
+	while (it->root) {
+		const struct dm_stats_index_node *n = it->root, *up = NULL;
+
+		while (n) {
+			if (after ? !dm_stats_index_before(after, n) :
+				    from && dm_stats_index_before(n, from)) {
+				n = n->right;
+				continue;
+			}
+			if (n->max_end <= it->lo)
+				break;
+			if (n != from && n->left && n->left->max_end > it->lo) {
+				up = n;
+				n = n->left;
+				continue;
+			}
+			if (n->start >= it->hi)
 				goto done;
-			it->stack[it->sp++] = n;
-			n = n->left;
+			if (n->end > it->lo) {
+				it->last = n;
+				return n->region;
+			}
+			n = n->right;
 		}
-		if (!it->sp)
-			goto done;
-		n = it->stack[--it->sp];
-		if (n->start >= it->hi)
-			goto done;
-		if (n->end > it->lo) {
-			it->next = n->right;
-			return n->region;
-		}
-		n = n->right;
+		if (!up)
+			break;
+		/* Nothing left below @up's left: @up, then its right. */
+		after = NULL;
+		from = up;
 	}
 done:
-	it->next = NULL;
-	it->sp = 0;
+	it->root = NULL;
 	return NULL;
 }
 

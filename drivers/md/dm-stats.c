@@ -188,13 +188,16 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	size_t i;
 	int cpu;
 
-	/* Header, bounds, stamps, strings and maybe the areas: one block. */
+	/*
+	 * Header, bounds, strings, stamps and maybe the areas: one block.
+	 * The stamps start on a cache line of their own (below @off_shared
+	 * + SMP_CACHE_BYTES - 1), away from what the I/O path only reads.
+	 */
 	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
-	off_shared = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
-	off_shared = ALIGN(off_shared, sizeof(struct dm_stats_area_shared));
-	off_strings = size_add(off_shared,
-			       array_size(n_areas, sizeof(*r->shared)));
-	off_areas = size_add(off_strings, program_len + aux_len);
+	off_strings = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
+	off_shared = size_add(off_strings, program_len + aux_len);
+	off_areas = size_add(off_shared, SMP_CACHE_BYTES - 1);
+	off_areas = size_add(off_areas, array_size(n_areas, sizeof(*r->shared)));
 	size = off_areas;
 	if (inline_areas)
 		size = size_add(size, SMP_CACHE_BYTES - 1 +
@@ -223,7 +226,7 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	r->bounds = (void *)r + off_bounds;
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
-	r->shared = (void *)r + off_shared;
+	r->shared = PTR_ALIGN((void *)r + off_shared, SMP_CACHE_BYTES);
 	r->program_id = (char *)r + off_strings;
 	memcpy(r->program_id, a->program_id, program_len);
 	r->inline_aux = r->program_id + program_len;
@@ -341,7 +344,7 @@ EXPORT_SYMBOL_IF_KUNIT(dm_stats_region_create);
  * @st: the device's statistics
  * @id: region id
  *
- * Return: 0, -ENOENT (no such region) or -ENOMEM.
+ * Return: 0 or -ENOENT (no such region).
  */
 int dm_stats_region_delete(struct dm_stats *st, int id)
 {
@@ -355,10 +358,8 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOENT;
 	}
 	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
-	if (dm_stats_index_reserve(&st->pool, old)) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
-	}
+	/* As upstream's, a delete does not fail for want of memory. */
+	dm_stats_index_reserve_nofail(&st->pool, old);
 	/* NULL: @r was the last region. */
 	idx = dm_stats_index_remove(&st->pool, old, r, dm_stats_next_gen());
 	if (WARN_ON_ONCE(!idx && old->nr > 1)) {
@@ -420,16 +421,27 @@ EXPORT_SYMBOL_IF_KUNIT(dm_stats_cleanup);
 /*
  * Room for @n folded areas of @r, charged to the statistics memory like
  * the regions (upstream keeps such room in every area, charged at
- * creation; we only while @stats_print_clear needs it). NULL when over the
- * limit or out of memory.
+ * creation; we only while @stats_print_clear needs it). Not refused at the
+ * limit, as upstream's room is already there: no more than the lines the
+ * reply buffer can hold. NULL when out of memory.
  */
+/*
+ * The shortest line @stats_print can emit for an area of @r: its counters,
+ * and a histogram's cells, each at least one digit and its separator.
+ */
+static size_t min_print_line(const struct dm_stats_region *r)
+{
+	return DM_STATS_MIN_PRINT_LINE +
+	       (r->n_bounds ? 2 * ((size_t)r->n_bounds + 1) : 0);
+}
+
 static struct dm_stats_totals *totals_alloc(const struct dm_stats_region *r,
 					    size_t n)
 {
 	size_t bytes = array_size(n, dm_stats_totals_size(r));
 	void *t;
 
-	if (!dm_stats_mem_claim(bytes, true))
+	if (!dm_stats_mem_claim(bytes, false))
 		return NULL;
 	t = kvmalloc(bytes, DM_STATS_GFP);
 	if (!t)
@@ -593,7 +605,7 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	tsize = dm_stats_totals_size(r);
 	if (clear) {
 		cap = min_t(size_t, last - first,
-			    maxlen / DM_STATS_MIN_PRINT_LINE + 1) ?: 1;
+			    maxlen / min_print_line(r) + 1) ?: 1;
 		snap = totals_alloc(r, cap);
 		if (!snap) {
 			mutex_unlock(&st->mutex);
@@ -647,8 +659,12 @@ int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
 		mutex_unlock(&st->mutex);
 		return -ENOENT;
 	}
+	/*
+	 * Charged, but not refused at the statistics limit: upstream fails
+	 * only when the copy cannot be allocated.
+	 */
 	copy = kstrdup(aux, GFP_KERNEL);
-	if (!copy || !dm_stats_mem_claim(len, true)) {
+	if (!copy || !dm_stats_mem_claim(len, false)) {
 		mutex_unlock(&st->mutex);
 		kfree(copy);
 		return -ENOMEM;
