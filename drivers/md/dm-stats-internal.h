@@ -203,22 +203,37 @@ struct dm_stats_index {
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
 
+/* Ancestors a walk keeps (a power of two); deeper ones are found again. */
+#define DM_STATS_ITER_STACK	8
+
 /**
  * struct dm_stats_index_iter - a walk of the regions overlapping a range
  * @lo: first sector of the range
  * @hi: sector after the last one
- * @root: the tree walked; NULL once the walk is over
- * @last: the node returned last, or NULL before the first
+ * @root: the tree walked
+ * @next: subtree to descend into next, or NULL
+ * @pos: the node visited last: every node up to it is done
+ * @top: ring index of the top of @stack
+ * @sp: number of nodes on @stack, at most DM_STATS_ITER_STACK
+ * @lost: nodes were pushed out of @stack by deeper ones
+ * @stack: nodes whose left subtree is being walked, to visit afterwards
  *
- * Four words: the walk runs on the completion path of every counted I/O,
- * once per stacked mapped device, possibly in hard interrupt context, so
- * it keeps no stack of nodes; each step descends from the root again.
+ * The walk runs on the completion path of every counted I/O, once per
+ * stacked mapped device, possibly in hard interrupt context: it keeps the
+ * last DM_STATS_ITER_STACK ancestors only (enough for trees of some
+ * hundred regions), not one per level of the deepest tree a device can
+ * build, and descends from the root again for those it lost.
  */
 struct dm_stats_index_iter {
 	sector_t lo;
 	sector_t hi;
 	const struct dm_stats_index_node *root;
-	const struct dm_stats_index_node *last;
+	const struct dm_stats_index_node *next;
+	const struct dm_stats_index_node *pos;
+	unsigned short top;
+	unsigned char sp;
+	bool lost;
+	const struct dm_stats_index_node *stack[DM_STATS_ITER_STACK];
 };
 
 int dm_stats_index_init(void);
@@ -259,7 +274,11 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 	it->lo = lo;
 	it->hi = hi;
 	it->root = idx->root;
-	it->last = NULL;
+	it->next = idx->root;
+	it->pos = NULL;
+	it->top = 0;
+	it->sp = 0;
+	it->lost = false;
 }
 
 /* Does @a come before @b in the index (by start sector, then region)? */
@@ -275,56 +294,60 @@ static inline bool dm_stats_index_before(const struct dm_stats_index_node *a,
  * dm_stats_index_iter_next - next region overlapping the iterator's range
  * @it: iterator
  *
- * In order of start sector, the first node after the one returned last
- * that overlaps the range: down from the root, right past nodes not after
- * it, left into a subtree in which something ends after the range starts
- * (remembering the lowest node left that way), else the node itself, then
- * its right subtree. A subtree that holds nothing after the last node sends
- * the search back to the remembered node, by a new descent from the root
- * to it: no stack, and O(height) per step for the few regions an I/O
- * overlaps. The first node that starts at or after the range's end ends
- * the walk, as every later one starts after it.
+ * In order of start sector: down the left spine of a subtree, skipping
+ * subtrees in which nothing ends after the range starts, then each node
+ * before its right subtree. The first node that starts at or after the
+ * range's end ends the walk, as every later one starts after it. When the
+ * kept ancestors run out and some were lost, the walk descends from the
+ * root again, passing over every node up to the last one it visited.
  *
  * Return: a region, or NULL when there is none left.
  */
 static inline struct dm_stats_region *
 dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	/* Nodes strictly after @after, or else from @from on. */
-	const struct dm_stats_index_node *after = it->last, *from = NULL;
+	const unsigned int mask = DM_STATS_ITER_STACK - 1;
+	const struct dm_stats_index_node *n = it->next, *bound = NULL;
 
-	while (it->root) {
-		const struct dm_stats_index_node *n = it->root, *up = NULL;
-
-		while (n) {
-			if (after ? !dm_stats_index_before(after, n) :
-				    from && dm_stats_index_before(n, from)) {
+	BUILD_BUG_ON(DM_STATS_ITER_STACK & mask);
+	for (;;) {
+		while (n && n->max_end > it->lo) {
+			/* Done already (a descent again): it and its left. */
+			if (bound && !dm_stats_index_before(bound, n)) {
 				n = n->right;
 				continue;
 			}
-			if (n->max_end <= it->lo)
-				break;
-			if (n != from && n->left && n->left->max_end > it->lo) {
-				up = n;
-				n = n->left;
-				continue;
-			}
-			if (n->start >= it->hi)
-				goto done;
-			if (n->end > it->lo) {
-				it->last = n;
-				return n->region;
-			}
-			n = n->right;
+			it->stack[it->top++ & mask] = n;
+			if (it->sp < DM_STATS_ITER_STACK)
+				it->sp++;
+			else
+				it->lost = true;
+			n = n->left;
 		}
-		if (!up)
-			break;
-		/* Nothing left below @up's left: @up, then its right. */
-		after = NULL;
-		from = up;
+		if (!it->sp) {
+			if (!it->lost)
+				goto done;
+			it->lost = false;
+			bound = it->pos;
+			n = it->root;
+			continue;
+		}
+		n = it->stack[--it->top & mask];
+		it->sp--;
+		bound = NULL;
+		it->pos = n;
+		if (n->start >= it->hi)
+			goto done;
+		if (n->end > it->lo) {
+			it->next = n->right;
+			return n->region;
+		}
+		n = n->right;
 	}
 done:
-	it->root = NULL;
+	it->next = NULL;
+	it->sp = 0;
+	it->lost = false;
 	return NULL;
 }
 
