@@ -11,7 +11,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p build/logs
 
