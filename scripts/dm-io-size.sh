@@ -96,8 +96,8 @@ path() { # LIMIT NAME FUNCTION...: TAP on the sum of their frames
 		failed=$((failed + 1))
 	fi
 }
-path 600 "the I/O completion walk" dm_stats_account_io account_walk_end region_account_areas
-path 600 "the I/O start walk" dm_stats_account_io account_walk_start region_account_areas
+path 560 "the I/O completion walk" dm_stats_account_io account_walk_end region_account_areas
+path 560 "the I/O start walk" dm_stats_account_io account_walk_start region_account_areas
 path 256 "index destruction" dm_stats_index_destroy dm_stats_index_free nodes_free_list
 echo "1..$n"
 ((failed == 0))

@@ -204,7 +204,7 @@ struct dm_stats_index {
 #define DM_STATS_ITER_DEPTH	48
 
 /* Ancestors a walk keeps; deeper ones are found again. */
-#define DM_STATS_ITER_STACK	16
+#define DM_STATS_ITER_STACK	8
 
 /**
  * struct dm_stats_index_iter - a walk of the regions overlapping a range
@@ -219,9 +219,9 @@ struct dm_stats_index {
  *
  * The walk runs on the completion path of every counted I/O, once per
  * stacked mapped device, possibly in hard interrupt context: it keeps the
- * last DM_STATS_ITER_STACK ancestors only (enough for the trees of some
- * ten thousand regions), not one per level of the deepest tree a device
- * can build, and descends from the root again for those it lost.
+ * last DM_STATS_ITER_STACK ancestors only (enough for trees of some
+ * hundred regions), not one per level of the deepest tree a device can
+ * build, and descends from the root again for those it lost.
  */
 struct dm_stats_index_iter {
 	sector_t lo;
