@@ -203,7 +203,7 @@ struct dm_stats_index {
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
 
-/* Ancestors a walk keeps; deeper ones are found again. */
+/* Ancestors a walk keeps (a power of two); deeper ones are found again. */
 #define DM_STATS_ITER_STACK	8
 
 /**
@@ -212,9 +212,10 @@ struct dm_stats_index {
  * @hi: sector after the last one
  * @root: the tree walked
  * @next: subtree to descend into next, or NULL
- * @pos: the node returned last: every node up to it is done
- * @sp: number of nodes on @stack
- * @lost: nodes were pushed out of the bottom of @stack by deeper ones
+ * @pos: the node visited last: every node up to it is done
+ * @top: ring index of the top of @stack
+ * @sp: number of nodes on @stack, at most DM_STATS_ITER_STACK
+ * @lost: nodes were pushed out of @stack by deeper ones
  * @stack: nodes whose left subtree is being walked, to visit afterwards
  *
  * The walk runs on the completion path of every counted I/O, once per
@@ -229,7 +230,8 @@ struct dm_stats_index_iter {
 	const struct dm_stats_index_node *root;
 	const struct dm_stats_index_node *next;
 	const struct dm_stats_index_node *pos;
-	unsigned int sp;
+	unsigned short top;
+	unsigned char sp;
 	bool lost;
 	const struct dm_stats_index_node *stack[DM_STATS_ITER_STACK];
 };
@@ -274,6 +276,7 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 	it->root = idx->root;
 	it->next = idx->root;
 	it->pos = NULL;
+	it->top = 0;
 	it->sp = 0;
 	it->lost = false;
 }
@@ -285,42 +288,6 @@ static inline bool dm_stats_index_before(const struct dm_stats_index_node *a,
 	if (a->start != b->start)
 		return a->start < b->start;
 	return (unsigned long)a->region < (unsigned long)b->region;
-}
-
-/* Push @n on a walk's stack, losing its bottom node if it is full. */
-static inline void dm_stats_index_iter_push(struct dm_stats_index_iter *it,
-					    const struct dm_stats_index_node *n)
-{
-	if (unlikely(it->sp == DM_STATS_ITER_STACK)) {
-		memmove(&it->stack[0], &it->stack[1],
-			(DM_STATS_ITER_STACK - 1) * sizeof(it->stack[0]));
-		it->sp--;
-		it->lost = true;
-	}
-	it->stack[it->sp++] = n;
-}
-
-/*
- * The walk's stack ran out and some ancestors were lost: descend from the
- * root again, passing over every node up to @pos, the last one visited,
- * and stacking the others on the way as the walk does.
- */
-static inline const struct dm_stats_index_node *
-dm_stats_index_iter_again(struct dm_stats_index_iter *it,
-			  const struct dm_stats_index_node *pos)
-{
-	const struct dm_stats_index_node *n = it->root;
-
-	it->lost = false;
-	while (n && n->max_end > it->lo) {
-		if (!dm_stats_index_before(pos, n)) {
-			n = n->right;
-			continue;
-		}
-		dm_stats_index_iter_push(it, n);
-		n = n->left;
-	}
-	return n;
 }
 
 /**
@@ -339,26 +306,40 @@ dm_stats_index_iter_again(struct dm_stats_index_iter *it,
 static inline struct dm_stats_region *
 dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	const struct dm_stats_index_node *n = it->next, *pos = it->pos;
+	const unsigned int mask = DM_STATS_ITER_STACK - 1;
+	const struct dm_stats_index_node *n = it->next, *bound = NULL;
 
+	BUILD_BUG_ON(DM_STATS_ITER_STACK & mask);
 	for (;;) {
 		while (n && n->max_end > it->lo) {
-			dm_stats_index_iter_push(it, n);
+			/* Done already (a descent again): it and its left. */
+			if (bound && !dm_stats_index_before(bound, n)) {
+				n = n->right;
+				continue;
+			}
+			it->stack[it->top++ & mask] = n;
+			if (it->sp < DM_STATS_ITER_STACK)
+				it->sp++;
+			else
+				it->lost = true;
 			n = n->left;
 		}
 		if (!it->sp) {
-			if (likely(!it->lost) || !pos)
+			if (!it->lost)
 				goto done;
-			n = dm_stats_index_iter_again(it, pos);
+			it->lost = false;
+			bound = it->pos;
+			n = it->root;
 			continue;
 		}
-		n = it->stack[--it->sp];
-		pos = n;
+		n = it->stack[--it->top & mask];
+		it->sp--;
+		bound = NULL;
+		it->pos = n;
 		if (n->start >= it->hi)
 			goto done;
 		if (n->end > it->lo) {
 			it->next = n->right;
-			it->pos = n;
 			return n->region;
 		}
 		n = n->right;
