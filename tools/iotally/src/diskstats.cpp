@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fields.hpp"
 #include "iotally/error.hpp"
 
 namespace fs = std::filesystem;
@@ -92,23 +93,14 @@ std::string driver_of(const fs::path& disk_dir) {
 BlockStat parse_block_stat(std::string_view text) {
     std::array<std::uint64_t, 17> v{};
     unsigned n = 0;
-    std::size_t i = 0;
-    while (true) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
-            ++i;
-        if (i == text.size())
-            break;
-        std::size_t j = i;
-        while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\n')
-            ++j;
+    for (std::string_view field : blank_separated_fields(text)) {
         std::uint64_t x = 0;
-        if (!parse_u64(text.substr(i, j - i), x))
-            throw Error(ErrorKind::parse, fmt::format("field {} is not a number: '{}'", n + 1,
-                                                      text.substr(i, j - i)));
+        if (!parse_u64(field, x))
+            throw Error(ErrorKind::parse,
+                        fmt::format("field {} is not a number: '{}'", n + 1, field));
         if (n < v.size())
             v[n] = x;  // later kernels may append fields: the known ones keep their place
         ++n;
-        i = j;
     }
     if (n != 11 && n != 15 && n < 17)
         throw Error(ErrorKind::parse,

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fields.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally {
@@ -43,29 +44,19 @@ void DepthTally::restart() {
 }
 
 std::int64_t parse_inflight(std::string_view text) {
+    const auto fields = blank_separated_fields(text);
     std::int64_t sum = 0;
-    int n = 0;
-    std::size_t i = 0;
-    while (true) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
-            ++i;
-        if (i == text.size())
-            break;
-        std::size_t j = i;
-        while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\n')
-            ++j;
+    for (std::string_view field : fields) {
         std::uint64_t v = 0;
-        auto [p, ec] = std::from_chars(text.data() + i, text.data() + j, v);
-        if (ec != std::errc() || p != text.data() + j || v > INT32_MAX)
-            throw Error(ErrorKind::parse,
-                        fmt::format("inflight: not a count: '{}'", text.substr(i, j - i)));
+        auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+        if (ec != std::errc() || p != field.data() + field.size() || v > INT32_MAX)
+            throw Error(ErrorKind::parse, fmt::format("inflight: not a count: '{}'", field));
         sum += static_cast<std::int64_t>(v);
-        ++n;
-        i = j;
     }
-    if (n != 2)
+    if (fields.size() != 2)
         throw Error(ErrorKind::parse,
-                    fmt::format("inflight: {} fields where the kernel writes 2 (reads writes)", n));
+                    fmt::format("inflight: {} fields where the kernel writes 2 (reads writes)",
+                                fields.size()));
     return sum;
 }
 
