@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "app.hpp"
 #include "fake_dm.hpp"
+#include "fixtures.hpp"
 #include "iotally/error.hpp"
 #include "tempdir.hpp"
 
@@ -123,5 +127,16 @@ struct Cli : testing::Test {
         return !s.empty() && s.find('\n') == s.size() - 1;
     }
 };
+
+// Compares a command's output with tests/fixtures/report/NAME; with
+// IOTALLY_UPDATE_GOLDEN set, writes it there first (then check the diff).
+inline void expect_report_golden(const std::string& out, const std::string& name) {
+    auto path = std::filesystem::path(test::fixture_dir()) / "report" / name;
+    if (getenv("IOTALLY_UPDATE_GOLDEN")) {
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << out;
+    }
+    EXPECT_EQ(out, test::read_text(path)) << "differs from " << path;
+}
 
 }  // namespace iotally

@@ -190,14 +190,7 @@ class ReportGolden : public Cli {
                 RawCounters{30, 0, 240, 120, 0, 0, 0, 0, 0, 120, 120, 120, 0};
         };
     }
-    void check(const std::string& name) {
-        auto path = std::filesystem::path(test::fixture_dir()) / "report" / name;
-        if (getenv("IOTALLY_UPDATE_GOLDEN")) {
-            std::filesystem::create_directories(path.parent_path());
-            std::ofstream(path, std::ios::binary) << out;
-        }
-        EXPECT_EQ(out, test::read_text(path)) << "differs from " << path;
-    }
+    void check(const std::string& name) { expect_report_golden(out, name); }
 };
 
 TEST_F(ReportGolden, Text) {
