@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 
@@ -238,22 +239,35 @@ TEST(Exporter, StartsWithoutDeviceMapperAndPicksItUpWhenItAppears) {
     EXPECT_EQ(notices.back(), "statistics: broken: gone; serving without it until it appears");
 }
 
-TEST(Exporter, ServeWithoutDeviceMapperRunsAndSaysSoOnce) {
-    Fixture f;
-    test::TempDir dir;
+// What `iotally serve --textfile DIR` did in two 0.1 s rounds.
+struct ServeRun {
+    int rc;
+    std::string out, err;
+};
+
+ServeRun serve_textfile_twice(std::function<std::unique_ptr<DeviceLayer>()> make_layer,
+                              const std::string& dir) {
     cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        auto l = std::make_unique<FlakyLayer>(f.dm);
-        l->list_error = ErrorKind::unsupported;
-        return l;
-    };
+    ctx.make_layer = std::move(make_layer);
     std::ostringstream out, err;
     ctx.out = &out;
     ctx.err = &err;
-    ASSERT_EQ(
-        cli::run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"}, ctx), 0)
-        << err.str();
-    EXPECT_EQ(err.str(),
+    int rc = cli::run({"serve", "--textfile", dir, "--interval", "0.1", "--count", "2"}, ctx);
+    return {rc, out.str(), err.str()};
+}
+
+TEST(Exporter, ServeWithoutDeviceMapperRunsAndSaysSoOnce) {
+    Fixture f;
+    test::TempDir dir;
+    ServeRun run = serve_textfile_twice(
+        [&]() -> std::unique_ptr<DeviceLayer> {
+            auto l = std::make_unique<FlakyLayer>(f.dm);
+            l->list_error = ErrorKind::unsupported;
+            return l;
+        },
+        dir.path());
+    ASSERT_EQ(run.rc, 0) << run.err;
+    EXPECT_EQ(run.err,
               "iotally serve: dm: cannot list: injected; serving without it until it appears\n");
     std::ifstream in(dir.path() + "/iotally.prom");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -317,16 +331,10 @@ TEST(Exporter, BadArgumentsAreUsageErrors) {
 TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
     Fixture f;
     test::TempDir dir;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        return std::make_unique<FlakyLayer>(f.dm);
-    };
-    std::ostringstream out, err;
-    ctx.out = &out;
-    ctx.err = &err;
-    ASSERT_EQ(
-        cli::run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"}, ctx), 0)
-        << err.str();
+    ServeRun run = serve_textfile_twice(
+        [&]() -> std::unique_ptr<DeviceLayer> { return std::make_unique<FlakyLayer>(f.dm); },
+        dir.path());
+    ASSERT_EQ(run.rc, 0) << run.err;
     std::vector<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(dir.path()))
         names.push_back(e.path().filename());
@@ -344,7 +352,7 @@ TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
         EXPECT_EQ(std::count(tail.begin(), tail.end(), ' '), 1) << line;
     }
     EXPECT_GT(samples, 10u);
-    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(run.out, "");
 }
 
 TEST(Exporter, TextfileIntoAMissingDirectoryFailsAtStart) {
