@@ -4,12 +4,13 @@
 #
 #   make            kernel, out-of-tree modules and user-space tools
 #   make deps       install the pinned Debian packages (every target does it)
-#   make kernel     the patched kernel (DEBUG=1: the KASAN flavour)
+#   make kernel     the patched kernel (DEBUG=1: the KASAN flavour, KMSAN=1: the KMSAN one)
 #   make kunit      our KUnit suites under UML (quick loop; make check runs them in the guest)
 #   make modules    dm-mod.ko (our engine) and statistic.ko for the stock kernel
 #   make tools      libiotally and the iotally CLI (CMake Release, warnings as errors)
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
 #   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
+#   make check-kmsan  the KMSAN kernel (clang): KUnit and the dm-stats suites (not in make check)
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
@@ -26,7 +27,13 @@ include versions.mk
 TOP   := $(CURDIR)
 BUILD := $(TOP)/build
 DEBUG ?= 0
-ifeq ($(DEBUG),1)
+KMSAN ?= 0
+ifeq ($(KMSAN),1)
+# KMSAN needs clang: scripts/kernel-build.sh takes KERNEL_CC
+KERNEL_OUT       := $(BUILD)/kernel-kmsan
+KERNEL_FRAGMENTS := configs/iotally.config configs/kmsan.config
+export KERNEL_CC := clang
+else ifeq ($(DEBUG),1)
 KERNEL_OUT       := $(BUILD)/kernel-debug
 KERNEL_FRAGMENTS := configs/iotally.config configs/debug.config
 else
@@ -34,7 +41,7 @@ KERNEL_OUT       := $(BUILD)/kernel
 KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
-.PHONY: all deps tree kernel kunit modules tools check check-debug demo bench clean help
+.PHONY: all deps tree kernel kunit modules tools check check-debug check-kmsan demo bench clean help
 .PHONY: patches fuzz-dm deb check-debian
 
 all: kernel modules tools
@@ -72,6 +79,9 @@ check: deps
 
 check-debug: deps
 	scripts/check-debug.sh
+
+check-kmsan: deps
+	scripts/check-kmsan.sh
 
 demo: kernel tools
 	scripts/demo.sh

@@ -8,11 +8,14 @@
  * directly and charged to the sleeping task: count, total, maximum and a
  * log2 histogram.  A task only ever writes its own counters, from task
  * context, so the hot paths take no lock and touch no shared cache line.
- * The counters are a slab object that task_struct points to, allocated on
- * the task's first counted I/O, as delay accounting keeps its own.
+ * The counters are a slab object that task_struct points to, allocated at
+ * fork while the accounting is on (else on the task's first submitted
+ * bio), as delay accounting keeps its own; nothing is allocated in
+ * io_schedule().
  *
- * The accounting can be switched off and on at run time (the enabled
- * parameter); the netlink side is in kernel/taskstats_io_attr.c.
+ * The accounting is off by default; kernel.task_io_stats switches it at
+ * run time, task_io_stats at boot. The netlink side is in
+ * kernel/taskstats_io_attr.c.
  *
  * When a thread is released its counters are folded into its signal_struct
  * under siglock, in the same critical section that unlinks it from the
@@ -29,57 +32,23 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sysctl.h>
 #include <linux/taskstats_io.h>
 
 #include <kunit/visibility.h>
 
-DEFINE_STATIC_KEY_TRUE(task_io_stats_key);
+DEFINE_STATIC_KEY_FALSE(task_io_stats_key);
 
 /*
- * taskstats_io.enabled: boot with taskstats_io.enabled=0, or write 0 to
- * /sys/module/taskstats_io/parameters/enabled, to stop the accounting; the
- * hooks then cost one patched jump.  Counters keep what they have.  Writes
- * are serialised by the parameter lock; the key follows the value once
- * jump labels can be patched (early_initcall), before that only the value
- * is recorded.
+ * The switch, off by default as delay accounting is: the sysctl
+ * kernel.task_io_stats (0 or 1) at run time, the kernel parameter
+ * task_io_stats (alone or =1, =y ...) at boot. Off, the hooks cost one
+ * patched jump and fork allocates nothing. The static key itself is the
+ * state; it can be switched once jump labels can be patched
+ * (early_initcall), so the boot parameter is only recorded until then.
  */
-static bool enabled = true;
-static bool task_io_stats_ready;
-
-static void task_io_stats_apply(void)
-{
-	if (enabled)
-		static_branch_enable(&task_io_stats_key);
-	else
-		static_branch_disable(&task_io_stats_key);
-}
-
-static int task_io_stats_set_enabled(const char *val,
-				     const struct kernel_param *kp)
-{
-	bool was = enabled;
-	int ret;
-
-	ret = param_set_bool(val, kp);
-	if (ret) {
-		pr_warn("taskstats_io: enabled: '%s' is not a boolean\n", val);
-		return ret;
-	}
-	if (task_io_stats_ready && enabled != was) {
-		task_io_stats_apply();
-		pr_info("taskstats_io: accounting %s\n", enabled ? "on" : "off");
-	}
-	return 0;
-}
-
-static const struct kernel_param_ops task_io_stats_enabled_ops = {
-	.flags = KERNEL_PARAM_OPS_FL_NOARG,
-	.set = task_io_stats_set_enabled,
-	.get = param_get_bool,
-};
-
-module_param_cb(enabled, &task_io_stats_enabled_ops, &enabled, 0644);
-MODULE_PARM_DESC(enabled, "Account per-task block I/O (default: on)");
+static bool task_io_stats_boot;
+core_param(task_io_stats, task_io_stats_boot, bool, 0);
 
 /**
  * task_io_stats_enabled() - is per-task I/O accounting on?
@@ -92,12 +61,66 @@ bool task_io_stats_enabled(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_enabled);
 
+/**
+ * task_io_stats_set_enabled() - switch per-task I/O accounting
+ * @on: the new state
+ *
+ * Context: process context, may sleep (patches the hooks).
+ * Return: the old state.
+ */
+bool task_io_stats_set_enabled(bool on)
+{
+	bool was = task_io_stats_enabled();
+
+	if (on)
+		static_branch_enable(&task_io_stats_key);
+	else
+		static_branch_disable(&task_io_stats_key);
+	return was;
+}
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_set_enabled);
+
+#ifdef CONFIG_PROC_SYSCTL
+static int task_io_stats_sysctl(const struct ctl_table *table, int write,
+				void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int state = task_io_stats_enabled();
+	struct ctl_table t = *table;
+	int err;
+
+	t.data = &state;
+	err = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	if (task_io_stats_set_enabled(state) != !!state)
+		pr_info("taskstats_io: accounting %s\n", state ? "on" : "off");
+	return 0;
+}
+
+static struct ctl_table task_io_stats_sysctls[] = {
+	{
+		.procname	= "task_io_stats",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= task_io_stats_sysctl,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init task_io_stats_sysctl_init(void)
+{
+	register_sysctl_init("kernel", task_io_stats_sysctls);
+	return 0;
+}
+late_initcall(task_io_stats_sysctl_init);
+#endif
+
 static int __init task_io_stats_setup(void)
 {
-	task_io_stats_ready = true;
-	if (!enabled) {
-		task_io_stats_apply();
-		pr_info("taskstats_io: accounting disabled by the command line\n");
+	if (task_io_stats_boot) {
+		task_io_stats_set_enabled(true);
+		pr_info("taskstats_io: accounting enabled by the command line\n");
 	}
 	return 0;
 }
@@ -219,13 +242,39 @@ EXPORT_SYMBOL_IF_KUNIT(task_io_stats_fold);
 
 static struct kmem_cache *task_io_stats_cache __ro_after_init;
 
+/**
+ * __task_io_stats_init() - give a new task its counters
+ * @tsk: the task, not running yet (copy_process()), or current
+ *
+ * Called while the accounting is on. If the allocation fails, the task
+ * gets its counters on its first submitted bio instead.
+ *
+ * Context: process context, may sleep.
+ */
+void __task_io_stats_init(struct task_struct *tsk)
+{
+	struct task_io_stats *s;
+
+	if (!task_io_stats_cache || tsk->io_stats)
+		return;
+	s = kmem_cache_zalloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
+	if (s) {
+		/* zeroed before published: pairs with READ_ONCE() in the readers */
+		smp_store_release(&tsk->io_stats, s);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(__task_io_stats_init);
+
 /*
- * The current task's counters, allocated on its first counted I/O: a task
- * that never does block I/O costs a pointer in task_struct.  Submission
- * may run in memory reclaim, under spinlocks, or inside io_schedule(), so
- * the allocation neither sleeps nor reclaims; if it fails, this I/O goes
- * uncounted and the next one tries again.  Only the task itself sets the
- * pointer; readers on other CPUs load it with READ_ONCE().
+ * The current task's counters. A task forked while the accounting was off
+ * (or whose allocation at fork failed) gets them on its first submitted
+ * bio. Submission may run in memory reclaim, under spinlocks or for the
+ * writeback that reclaim waits for, so that allocation neither sleeps,
+ * reclaims nor dips into the reserves (__GFP_NOMEMALLOC); if it fails,
+ * this bio goes uncounted and the next one tries again. A wait in
+ * io_schedule() never allocates: a task without counters there is not
+ * timed. Only the task itself sets the pointer after fork; readers on
+ * other CPUs load it with READ_ONCE().
  */
 static struct task_io_stats *task_io_stats_current(void)
 {
@@ -235,7 +284,8 @@ static struct task_io_stats *task_io_stats_current(void)
 		return s;
 	if (!task_io_stats_cache)
 		return NULL;	/* before the cache exists: early boot */
-	s = kmem_cache_zalloc(task_io_stats_cache, GFP_NOWAIT | __GFP_NOWARN);
+	s = kmem_cache_zalloc(task_io_stats_cache,
+			      GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	if (s) {
 		/* zeroed before published: pairs with task_io_stats_fold_task() */
 		smp_store_release(&current->io_stats, s);
@@ -287,7 +337,7 @@ void __task_io_wait_done(struct task_io_wait *w)
 	/* Woken before it went to sleep: no wait to count. */
 	if (READ_ONCE(current->nvcsw) == w->nvcsw)
 		return;
-	s = task_io_stats_current();
+	s = current->io_stats;
 	if (s)
 		task_io_stats_record_wait(s, now > w->start_ns ?
 					  now - w->start_ns : 0);

@@ -10,7 +10,9 @@
  * under siglock so that no thread is counted twice or missed.
  */
 
+#include <linux/cgroup.h>
 #include <linux/lockdep.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -47,6 +49,29 @@ void task_io_stats_export(struct taskstats_io *out,
 		out->wait_hist[i] = s->wait_hist[i];
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_export);
+
+/**
+ * taskstats_io_cgroup_id() - a task's cgroup on the default hierarchy
+ * @tsk: the task, pinned by the caller (it may be exiting)
+ *
+ * Return: cgroup_id() of @tsk's cgroup v2 cgroup, which is the inode
+ * number of its directory under the cgroup2 mount, or 0 in a kernel
+ * without cgroups.
+ */
+u64 taskstats_io_cgroup_id(struct task_struct *tsk)
+{
+#ifdef CONFIG_CGROUPS
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(tsk));
+	rcu_read_unlock();
+	return id;
+#else
+	return 0;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(taskstats_io_cgroup_id);
 
 /**
  * taskstats_io_size() - room a TASKSTATS_TYPE_IO attribute takes
@@ -98,6 +123,8 @@ static void task_io_stats_fold_task(struct task_io_stats *sum,
  * taskstats_io_fill_task() - per-pid record
  * @io: the payload to fill
  * @tsk: the task, pinned by the caller
+ *
+ * Its counters and its cgroup v2 id.
  */
 void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
 {
@@ -105,7 +132,9 @@ void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
 
 	task_io_stats_fold_task(&snap, tsk);
 	task_io_stats_export(io, &snap);
+	io->cgroup_id = taskstats_io_cgroup_id(tsk);
 }
+EXPORT_SYMBOL_IF_KUNIT(taskstats_io_fill_task);
 
 /**
  * taskstats_io_fill_tgid_locked() - per-tgid record
@@ -113,7 +142,7 @@ void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk)
  * @first: any thread of the group; its siglock is held
  *
  * The sum of the released threads and of every thread on the list,
- * zombies included.
+ * zombies included, in the cgroup of @first.
  */
 void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
 				   struct task_struct *first)
@@ -127,6 +156,7 @@ void taskstats_io_fill_tgid_locked(struct taskstats_io *io,
 	for_each_thread(first, t)
 		task_io_stats_fold_task(&sum, t);
 	task_io_stats_export(io, &sum);
+	io->cgroup_id = taskstats_io_cgroup_id(first);
 }
 
 /**

@@ -8,6 +8,8 @@
 
 #include <kunit/test.h>
 #include <linux/bio.h>
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -208,10 +210,38 @@ static void export_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.wait_max_ns, 5000000ULL);
 	KUNIT_EXPECT_EQ(test, out.wait_hist[13], 1ULL);
 	KUNIT_EXPECT_EQ(test, out.wait_hist[12], 0ULL);
-	/* The wire struct has no implicit padding. */
-	KUNIT_EXPECT_EQ(test, sizeof(out),
+	/* Counters alone say nothing of a cgroup. */
+	KUNIT_EXPECT_EQ(test, out.cgroup_id, 0ULL);
+	/* The wire struct has no implicit padding: v1, then v2's cgroup id. */
+	KUNIT_EXPECT_EQ(test, offsetof(struct taskstats_io, cgroup_id),
 			8 + 8 * (2 * TASKSTATS_IO_NR_OPS + 3 +
 				 TASKSTATS_IO_HIST_BUCKETS));
+	KUNIT_EXPECT_EQ(test, sizeof(out),
+			offsetof(struct taskstats_io, cgroup_id) + 8);
+	KUNIT_EXPECT_EQ(test, TASKSTATS_IO_VERSION, 2);
+}
+
+/*
+ * A per-pid record names the task's cgroup v2 cgroup by its kernfs node,
+ * whose id is the inode number of the cgroup's directory.  The KUnit
+ * thread is a kernel thread: it stays in the root cgroup, the first node
+ * of its hierarchy (id 1).
+ */
+static void cgroup_id_test(struct kunit *test)
+{
+	struct taskstats_io io;
+	u64 want = 0;
+
+	memset(&io, 0xa5, sizeof(io));
+	taskstats_io_fill_task(&io, current);
+	KUNIT_EXPECT_EQ(test, io.version, TASKSTATS_IO_VERSION);
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	want = kernfs_ino(task_dfl_cgroup(current)->kn);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, want, 1ULL);
+#endif
+	KUNIT_EXPECT_EQ(test, io.cgroup_id, want);
 }
 
 /* What per-task I/O adds to the structures every task has. */
@@ -233,13 +263,22 @@ static u64 current_waits(void)
 	return s ? s->wait_count : 0;
 }
 
+/*
+ * The cases below run with the accounting on (the suite switches it on)
+ * and counters for the test thread, as fork gives them while it is on.
+ */
+static void give_counters(struct kunit *test)
+{
+	__task_io_stats_init(current);
+	KUNIT_ASSERT_NOT_NULL(test, current->io_stats);
+}
+
 /* A real sleep in io_schedule_timeout() is one wait. */
 static void real_wait_counted_test(struct kunit *test)
 {
 	u64 before;
 
-	if (!task_io_stats_enabled())
-		kunit_skip(test, "taskstats_io.enabled=0");
+	give_counters(test);
 	before = current_waits();
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	io_schedule_timeout(2);
@@ -259,8 +298,7 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	struct task_io_wait w;
 	u64 before;
 
-	if (!task_io_stats_enabled())
-		kunit_skip(test, "taskstats_io.enabled=0");
+	give_counters(test);
 	before = current_waits();
 
 	/* woken before io_schedule(): a switch is involuntary */
@@ -293,6 +331,24 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, current_waits(), before);
 }
 
+/*
+ * Nothing is allocated in io_schedule(): a task without counters (forked
+ * while the accounting was off) is not timed there, and gets its counters
+ * only when it submits a bio.
+ */
+static void wait_never_allocates_test(struct kunit *test)
+{
+	struct task_io_stats *saved = current->io_stats;
+
+	current->io_stats = NULL;
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	io_schedule_timeout(2);
+	KUNIT_EXPECT_NULL(test, current->io_stats);
+	current->io_stats = saved;
+}
+
+static bool enabled_before_suite;
+
 static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(bucket_edges_test),
 	KUNIT_CASE(bucket_known_values_test),
@@ -302,14 +358,29 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(record_wait_test),
 	KUNIT_CASE(fold_test),
 	KUNIT_CASE(export_test),
+	KUNIT_CASE(cgroup_id_test),
 	KUNIT_CASE(struct_cost_test),
 	KUNIT_CASE(real_wait_counted_test),
 	KUNIT_CASE(runnable_switch_not_counted_test),
+	KUNIT_CASE(wait_never_allocates_test),
 	{}
 };
 
+static int taskstats_io_suite_init(struct kunit_suite *suite)
+{
+	enabled_before_suite = task_io_stats_set_enabled(true);
+	return 0;
+}
+
+static void taskstats_io_suite_exit(struct kunit_suite *suite)
+{
+	task_io_stats_set_enabled(enabled_before_suite);
+}
+
 static struct kunit_suite taskstats_io_suite = {
 	.name = "taskstats_io",
+	.suite_init = taskstats_io_suite_init,
+	.suite_exit = taskstats_io_suite_exit,
 	.test_cases = taskstats_io_cases,
 };
 

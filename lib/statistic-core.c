@@ -70,13 +70,18 @@ MODULE_PARM_DESC(max_allocated_bytes,
 
 /**
  * statistic_charge() - account memory a definition needs, within the limit
+ * @mem: the interface's exploiter's accounting, or %NULL for the layer's
  * @bytes: what it is about to allocate
  *
- * Return: 0, or -ENOMEM (nothing charged) past max_allocated_bytes.
+ * Return: 0, or -ENOMEM (nothing charged) past the limit: @mem's, or
+ * max_allocated_bytes.
  */
-int statistic_charge(size_t bytes)
+int statistic_charge(const struct statistic_memory *mem, size_t bytes)
 {
 	unsigned long max = READ_ONCE(max_allocated_bytes);
+
+	if (mem)
+		return mem->claim(bytes) ? 0 : -ENOMEM;
 
 	if (atomic_long_add_return(bytes, &statistic_allocated) > max) {
 		atomic_long_sub(bytes, &statistic_allocated);
@@ -110,12 +115,42 @@ EXPORT_SYMBOL_IF_KUNIT(statistic_set_max_allocated_bytes);
 
 /**
  * statistic_uncharge() - give back what statistic_charge() accounted
+ * @mem: as given to statistic_charge()
  * @bytes: the amount charged
+ *
+ * Context: any.
  */
-void statistic_uncharge(size_t bytes)
+void statistic_uncharge(const struct statistic_memory *mem, size_t bytes)
 {
-	atomic_long_sub(bytes, &statistic_allocated);
+	if (!bytes)
+		return;
+	if (mem)
+		mem->release(bytes);
+	else
+		atomic_long_sub(bytes, &statistic_allocated);
 }
+
+/*
+ * Why users cannot reach statistics, or 0: -ENODEV without debugfs, -EPERM
+ * on a kernel locked down at boot (statistic_debugfs_init()). Set once at
+ * init; only KUnit changes it later.
+ */
+static int statistic_closed;
+
+/**
+ * statistic_set_closed() - open or close the layer to new interfaces
+ * @err: 0 to open it, else the error statistic_create_interface() returns
+ *
+ * For KUnit, which tests the layer on kernels booted without debugfs or
+ * locked down: interfaces made while it is open have no directory there.
+ *
+ * Return: the old state.
+ */
+int statistic_set_closed(int err)
+{
+	return xchg(&statistic_closed, err);
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_set_closed);
 
 u64 statistic_now(const struct statistic_interface *iface)
 {
@@ -149,15 +184,25 @@ static bool statistic_word_valid(const char *s, bool may_be_empty)
  * The directory holds the files "data" (0400) and "definition" (0600).
  * Attach statistics with statistic_create().
  *
+ * Where users cannot write definition files, so that no statistic could
+ * ever be started, the layer is closed and nothing is made: without
+ * debugfs (-ENODEV) and on a kernel locked down at boot (-EPERM). The
+ * layer has said so in the kernel log once; an exploiter then goes on
+ * without statistics, silently.
+ *
  * Context: process context, may sleep.
  * Return: the interface, or an ERR_PTR(): -EINVAL for a bad name, -EEXIST
- * if the directory exists, -ENOMEM.
+ * if the directory exists, -ENOMEM, -ENODEV or -EPERM if the layer is
+ * closed.
  */
 struct statistic_interface *statistic_create_interface(const char *name)
 {
 	struct statistic_interface *iface;
 	int err;
 
+	err = READ_ONCE(statistic_closed);
+	if (err)
+		return ERR_PTR(err);
 	if (!name || !*name || strchr(name, '/') || strlen(name) > NAME_MAX)
 		return ERR_PTR(-EINVAL);
 	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
@@ -202,6 +247,46 @@ void statistic_interface_set_clock(struct statistic_interface *iface,
 	mutex_unlock(&iface->lock);
 }
 EXPORT_SYMBOL_GPL(statistic_interface_set_clock);
+
+/**
+ * statistic_interface_set_memory() - charge an exploiter for the memory
+ * @iface: the interface, before statistics are attached to it
+ * @mem: the exploiter's accounting (see struct statistic_memory), or
+ *	%NULL for the layer's own (current_allocated_bytes)
+ *
+ * What the interface's statistics take while they run, and what their
+ * definitions size, is then charged to @mem and limited by it, not by the
+ * layer's max_allocated_bytes: one limit for all of the exploiter's
+ * statistics, where two would each allow their share of RAM.
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_interface_set_memory(struct statistic_interface *iface,
+				    const struct statistic_memory *mem)
+{
+	mutex_lock(&iface->lock);
+	WARN_ON_ONCE(!list_empty(&iface->statistics));
+	iface->mem = mem;
+	mutex_unlock(&iface->lock);
+}
+EXPORT_SYMBOL_GPL(statistic_interface_set_memory);
+
+/**
+ * statistic_barrier() - wait until what removed statistics held is freed
+ *
+ * Removals, resets and redefinitions free the old data after RCU and RCU
+ * Tasks grace periods, and only then give its memory back to a struct
+ * statistic_memory. An exploiter whose struct statistic_memory lives in a
+ * module calls this, after removing its interfaces, before the module
+ * goes away.
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_barrier(void)
+{
+	statistic_data_retire_barrier();
+}
+EXPORT_SYMBOL_GPL(statistic_barrier);
 
 /* With iface->lock held. */
 static struct statistic *statistic_find(struct statistic_interface *iface,
@@ -260,7 +345,7 @@ struct statistic *statistic_create(struct statistic_interface *iface,
 		goto fail_unlock;
 	}
 	now = statistic_now(iface);
-	stat->data = statistic_data_alloc(&cfg, iface->clock, now);
+	stat->data = statistic_data_alloc(&cfg, iface, now);
 	if (!stat->data)
 		goto fail_unlock;
 	stat->started = now;
@@ -476,7 +561,7 @@ int statistic_commit_config(struct statistic *stat,
 	if (cfg && statistic_config_check(cfg))
 		return -EINVAL;
 	mutex_lock(&iface->lock);
-	data = statistic_data_alloc(cfg ?: &stat->data->cfg, iface->clock,
+	data = statistic_data_alloc(cfg ?: &stat->data->cfg, iface,
 				    statistic_now(iface));
 	if (!data)
 		goto out;
@@ -705,7 +790,7 @@ static int __init statistic_init(void)
 {
 	if (!max_allocated_bytes)
 		max_allocated_bytes = totalram_pages() / 4 * PAGE_SIZE;
-	statistic_debugfs_init();
+	statistic_closed = statistic_debugfs_init();
 	return 0;
 }
 subsys_initcall(statistic_init);

@@ -10,6 +10,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -343,10 +344,7 @@ static const struct file_operations def_fops = {
 	.release = def_release,
 };
 
-/*
- * Without debugfs (debugfs=off, lockdown) an interface has no directory:
- * its statistics exist, stopped, and nothing is shown or logged.
- */
+/* Without the root (a closed layer opened by KUnit), no directory. */
 int statistic_debugfs_create(struct statistic_interface *iface)
 {
 	struct dentry *dir;
@@ -368,12 +366,34 @@ void statistic_debugfs_remove(struct statistic_interface *iface)
 	iface->dir = NULL;
 }
 
-void statistic_debugfs_init(void)
+/**
+ * statistic_debugfs_init() - create /sys/kernel/debug/statistics
+ *
+ * Users define and start statistics by writing definition files. When
+ * they cannot (debugfs=off, or a kernel locked down at boot, where debugfs
+ * refuses to open writable files), the layer is closed: it says so once
+ * and statistic_create_interface() fails, so that exploiters allocate and
+ * hook nothing for statistics nobody could ever start.
+ *
+ * Return: 0, -ENODEV without debugfs, -EPERM under lockdown.
+ */
+int statistic_debugfs_init(void)
 {
-	struct dentry *root = debugfs_create_dir("statistics", NULL);
+	struct dentry *root;
+	int err;
 
-	/* debugfs=off or lockdown: interfaces work, without directories */
-	statistic_root = IS_ERR(root) ? NULL : root;
+	err = security_locked_down(LOCKDOWN_DEBUGFS);
+	if (err) {
+		pr_notice("kernel lockdown: debugfs files cannot be written, so no statistics are created\n");
+		return err;
+	}
+	root = debugfs_create_dir("statistics", NULL);
+	if (IS_ERR(root)) {
+		pr_info("no debugfs: no statistics are created\n");
+		return -ENODEV;
+	}
+	statistic_root = root;
+	return 0;
 }
 
 void statistic_debugfs_exit(void)

@@ -490,7 +490,7 @@ static int request_alloc(struct statistic_interface *iface,
 	int err;
 
 	if (req->renew) {
-		req->data = statistic_data_alloc(&req->cfg, iface->clock, now);
+		req->data = statistic_data_alloc(&req->cfg, iface, now);
 		if (!req->data)
 			return -ENOMEM;
 		if (on)

@@ -98,6 +98,8 @@ struct statistic_raw {
  * @hot: per-CPU hot blocks; each points to its CPU's struct statistic_cpu
  *	block (list, history, big arrays), if the type has one
  * @data: the generation they gather into
+ * @mem: where @charged is charged (the generation's, which may be freed
+ *	first)
  * @charged: bytes charged for them (statistic_charge())
  * @rcu: for freeing once no add can still use them
  *
@@ -108,6 +110,7 @@ struct statistic_raw {
 struct statistic_run {
 	struct statistic_hot __percpu *hot;
 	struct statistic_data *data;
+	const struct statistic_memory *mem;
 	size_t charged;
 	struct rcu_head rcu;
 };
@@ -134,6 +137,7 @@ struct statistic_run {
  * @clock: the interface's clock
  * @list: list: admitted X values, from the first run on
  * @raw: raw: the ring, from the first run on
+ * @mem: where memory is charged: the interface's, %NULL for the layer's
  * @charged: bytes charged for the base blocks, @list and @raw
  * @rcu: for statistic_data_retire()
  *
@@ -159,6 +163,7 @@ struct statistic_data {
 	u64 (*clock)(void);
 	struct statistic_list *list;
 	struct statistic_raw *raw;
+	const struct statistic_memory *mem;
 	size_t charged;
 	struct rcu_head rcu;
 };
@@ -171,6 +176,7 @@ struct statistic_data {
  * @base_cpu: base statistic_cpu block, if needed and not there yet
  * @list: list entries, if needed and not there yet
  * @raw: raw ring, if needed and not there yet
+ * @mem: where @charged is charged (statistic_data.mem)
  * @charged: bytes charged for the four above
  */
 struct statistic_prep {
@@ -179,6 +185,7 @@ struct statistic_prep {
 	struct statistic_cpu *base_cpu;
 	struct statistic_list *list;
 	struct statistic_raw *raw;
+	const struct statistic_memory *mem;
 	size_t charged;
 };
 
@@ -190,6 +197,7 @@ struct statistic_prep {
  * @generation: bumped whenever a statistic's data is replaced or the list
  *	changes, so that data file readers resume safely
  * @clock: time source, local_clock() unless an exploiter sets its own
+ * @mem: the exploiter's memory accounting, %NULL for the layer's own
  * @dir: the debugfs directory
  * @name: the directory's name
  */
@@ -198,6 +206,7 @@ struct statistic_interface {
 	struct list_head statistics;
 	u64 generation;
 	u64 (*clock)(void);
+	const struct statistic_memory *mem;
 	struct dentry *dir;
 	char *name;
 };
@@ -205,7 +214,8 @@ struct statistic_interface {
 /* statistic-types.c: per-type arithmetic and formatting */
 int statistic_config_check(const struct statistic_config *cfg);
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
-					    u64 (*clock)(void), u64 origin);
+					    const struct statistic_interface *iface,
+					    u64 origin);
 void statistic_data_free(struct statistic_data *data);
 void statistic_data_retire(struct statistic_data *data);
 void statistic_data_retire_barrier(void);
@@ -219,10 +229,11 @@ u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
 
 /* statistic-core.c: the memory a user's definitions take */
-int statistic_charge(size_t bytes);
-void statistic_uncharge(size_t bytes);
+int statistic_charge(const struct statistic_memory *mem, size_t bytes);
+void statistic_uncharge(const struct statistic_memory *mem, size_t bytes);
 unsigned long statistic_allocated_bytes(void);
 unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
+int statistic_set_closed(int err);
 
 /* What a data file reader fixes when it starts on a statistic. */
 struct statistic_snapshot {
@@ -253,7 +264,7 @@ int statistic_commit_config(struct statistic *stat,
 			    const struct statistic_config *cfg);
 
 /* statistic-debugfs.c */
-void statistic_debugfs_init(void);
+int statistic_debugfs_init(void);
 void statistic_debugfs_exit(void);
 int statistic_debugfs_create(struct statistic_interface *iface);
 void statistic_debugfs_remove(struct statistic_interface *iface);

@@ -832,6 +832,29 @@ static void create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, ret);
 }
 
+/*
+ * A closed layer (booted without debugfs or locked down) refuses every
+ * interface with its reason, before it allocates anything.
+ */
+static void closed_layer_refuses(struct kunit *test)
+{
+	static const int reasons[] = { -ENODEV, -EPERM };
+	unsigned long before = statistic_allocated_bytes();
+	unsigned int i;
+	int was;
+
+	for (i = 0; i < ARRAY_SIZE(reasons); i++) {
+		was = statistic_set_closed(reasons[i]);
+		KUNIT_EXPECT_EQ(test, 0, was);
+		KUNIT_EXPECT_EQ(test, reasons[i],
+				PTR_ERR(statistic_create_interface("kunit-closed")));
+		KUNIT_EXPECT_EQ(test, reasons[i],
+				PTR_ERR(statistic_create_interface("a/b")));
+		statistic_set_closed(was);
+	}
+	KUNIT_EXPECT_EQ(test, before, statistic_allocated_bytes());
+}
+
 static void remove_statistic(struct kunit *test)
 {
 	struct statistic_interface *iface = new_iface(test);
@@ -1088,6 +1111,65 @@ static void limit_refuses_and_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, def_write(test, iface, "name=sizes on=1"));
 }
 
+/*
+ * An exploiter's own memory accounting (statistic_interface_set_memory())
+ * takes every charge of its interface, and its limit is the one that
+ * applies; the layer's counter does not move.
+ */
+static atomic_long_t own_bytes;
+static long own_limit;
+
+static bool own_claim(size_t bytes)
+{
+	if (atomic_long_add_return(bytes, &own_bytes) > own_limit) {
+		atomic_long_sub(bytes, &own_bytes);
+		return false;
+	}
+	return true;
+}
+
+static void own_release(size_t bytes)
+{
+	atomic_long_sub(bytes, &own_bytes);
+}
+
+static const struct statistic_memory own_memory = {
+	.claim = own_claim,
+	.release = own_release,
+};
+
+static void own_memory_accounting(struct kunit *test)
+{
+	struct statistic_interface *iface = new_iface(test);
+	unsigned long layer;
+	struct statistic *a;
+	long running;
+
+	statistic_data_retire_barrier();	/* earlier cases settled */
+	layer = statistic_allocated_bytes();
+	atomic_long_set(&own_bytes, 0);
+	own_limit = LONG_MAX;
+	statistic_interface_set_memory(iface, &own_memory);
+	a = new_stat(test, iface, "a");
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_list(a, 0, 100, 1000));
+	KUNIT_ASSERT_EQ(test, 0, statistic_start(a));
+	running = atomic_long_read(&own_bytes);
+	KUNIT_EXPECT_GT(test, running, 0L);
+	KUNIT_EXPECT_EQ(test, layer, statistic_allocated_bytes());
+
+	/* its limit, not the layer's, refuses what does not fit */
+	own_limit = running;
+	KUNIT_EXPECT_EQ(test, -ENOMEM, statistic_reset(a));
+	own_limit = LONG_MAX;
+	KUNIT_EXPECT_EQ(test, 0, statistic_reset(a));
+
+	/* everything comes back once the retired generations are freed */
+	statistic_remove(a);
+	statistic_data_retire_barrier();
+	KUNIT_EXPECT_EQ(test, 0L, atomic_long_read(&own_bytes));
+	KUNIT_EXPECT_EQ(test, layer, statistic_allocated_bytes());
+}
+
 /* However many lines a write has, it makes one generation per statistic. */
 static void many_lines_one_generation(struct kunit *test)
 {
@@ -1206,18 +1288,40 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE_PARAM(def_invalid, def_error_gen_params),
 	KUNIT_CASE(def_interface_wide),
 	KUNIT_CASE(create_errors),
+	KUNIT_CASE(closed_layer_refuses),
 	KUNIT_CASE(remove_statistic),
 	KUNIT_CASE(reconfigure_under_adds),
 	KUNIT_CASE(memory_while_stopped),
 	KUNIT_CASE(stop_start_keeps_data),
 	KUNIT_CASE(limit_refuses_and_changes_nothing),
+	KUNIT_CASE(own_memory_accounting),
 	KUNIT_CASE(many_lines_one_generation),
 	KUNIT_CASE(fuzz_parser),
 	{}
 };
 
+/*
+ * The cases test the layer itself, also on kernels where it is closed to
+ * exploiters (debugfs=off, lockdown): their interfaces then have no
+ * directory.
+ */
+static int closed_before_suite;
+
+static int statistic_suite_init(struct kunit_suite *suite)
+{
+	closed_before_suite = statistic_set_closed(0);
+	return 0;
+}
+
+static void statistic_suite_exit(struct kunit_suite *suite)
+{
+	statistic_set_closed(closed_before_suite);
+}
+
 static struct kunit_suite statistic_test_suite = {
 	.name = "statistic",
+	.suite_init = statistic_suite_init,
+	.suite_exit = statistic_suite_exit,
 	.test_cases = statistic_test_cases,
 };
 

@@ -115,7 +115,7 @@ static void run_free(struct statistic_run *run)
 		for_each_possible_cpu(cpu)
 			kvfree(per_cpu_ptr(run->hot, cpu)->cpu);
 	free_percpu(run->hot);
-	statistic_uncharge(run->charged);
+	statistic_uncharge(run->mem, run->charged);
 	kfree(run);
 }
 
@@ -141,7 +141,7 @@ void statistic_data_free(struct statistic_data *data)
 	kvfree(data->base_cpu);
 	list_free(data->list);
 	kvfree(data->raw);
-	statistic_uncharge(data->charged);
+	statistic_uncharge(data->mem, data->charged);
 	kfree(data);
 }
 
@@ -202,7 +202,7 @@ EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
 /**
  * statistic_data_alloc() - make a new, empty generation of data
  * @cfg: a definition that passed statistic_config_check()
- * @clock: the interface's clock, %NULL for local_clock()
+ * @iface: the interface: its clock, and where memory is charged
  * @origin: the time of the reset this generation stands for
  *
  * Only the description: the blocks that hold data come with the first
@@ -213,7 +213,8 @@ EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
  * Return: the generation, or %NULL if memory is short.
  */
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
-					    u64 (*clock)(void), u64 origin)
+					    const struct statistic_interface *iface,
+					    u64 origin)
 {
 	struct statistic_data *data;
 
@@ -221,7 +222,8 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 	if (!data)
 		return NULL;
 	data->cfg = *cfg;
-	data->clock = clock;
+	data->clock = iface->clock;
+	data->mem = iface->mem;
 	data->origin = origin;
 	data->shift = -1;
 	data->span = (u64)cfg->range_max - (u64)cfg->range_min;
@@ -366,7 +368,7 @@ void statistic_prep_free(struct statistic_prep *prep)
 	kvfree(prep->base_cpu);
 	list_free(prep->list);
 	kvfree(prep->raw);
-	statistic_uncharge(prep->charged);
+	statistic_uncharge(prep->mem, prep->charged);
 	*prep = (struct statistic_prep){};
 }
 
@@ -380,6 +382,7 @@ static int run_alloc(struct statistic_data *data, struct statistic_prep *prep)
 		return -ENOMEM;
 	prep->run = run;
 	run->data = data;
+	run->mem = data->mem;
 	run->hot = __alloc_percpu(hot_size(data), STATISTIC_HOT_KIND_MASK + 1);
 	if (!run->hot ||
 	    WARN_ON_ONCE((unsigned long)(void __force *)run->hot &
@@ -418,8 +421,8 @@ int statistic_prep_alloc(struct statistic_data *data,
 	size_t bytes = prep_size(data, true, store);
 	int err;
 
-	*prep = (struct statistic_prep){};
-	err = statistic_charge(bytes);
+	*prep = (struct statistic_prep){ .mem = data->mem };
+	err = statistic_charge(data->mem, bytes);
 	if (err)
 		return err;
 	prep->charged = bytes;

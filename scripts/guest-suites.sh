@@ -5,20 +5,21 @@
 # ("--suite NAME ..."): every tests/selftests/NAME/ with a run.sh whose
 # optional "kernels" file names GUEST among its words (lines starting with
 # # are comments); a suite without that file applies to every guest but
-# nodebugfs and modular.
+# nodebugfs, lockdown and modular.
 #
-#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs|modular
+#   scripts/guest-suites.sh patched|stock|ourdm|debug|nodebugfs|lockdown|modular
 #
 # modular: the kernel of scripts/kernel-hz.sh, everything of ours as modules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs|modular}
+guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs|lockdown|modular}
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] || continue
 	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
 		continue
 	fi
-	# the guest without debugfs runs only the suites that name it
-	[[ ($guest == nodebugfs || $guest == modular) && ! -f $d/kernels ]] && continue
+	# the guests without debugfs, locked down or modular run only the
+	# suites that name them
+	[[ ($guest == nodebugfs || $guest == lockdown || $guest == modular) && ! -f $d/kernels ]] && continue
 	printf -- '--suite %s ' "$(basename "$d")"
 done

@@ -27,8 +27,11 @@ ccache --max-size=8G >/dev/null
 export KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00:00 UTC'
 export KBUILD_BUILD_USER=iotally KBUILD_BUILD_HOST=iotally KBUILD_BUILD_VERSION=1
 
+# KERNEL_CC=clang for the KMSAN flavour (make kernel KMSAN=1); host tools
+# stay with gcc.
+kcc=${KERNEL_CC:-gcc}
 kmake() {
-	make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"
+	make -C "$src" O="$out" CC="ccache $kcc" HOSTCC="ccache gcc" -j"$jobs" "$@"
 }
 
 mkdir -p "$out"

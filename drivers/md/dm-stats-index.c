@@ -39,8 +39,11 @@
 
 static_assert(DM_STATS_ITER_DEPTH > DM_STATS_INDEX_MAX_HEIGHT);
 
-/* Nodes allocated or freed by one bulk call. */
-#define DM_STATS_NODE_BATCH		32
+/*
+ * Nodes allocated or freed by one bulk call: the batch is on the stack of
+ * index destruction (also from an RCU callback).
+ */
+#define DM_STATS_NODE_BATCH		16
 
 static struct kmem_cache *dm_stats_node_cache;
 
@@ -420,16 +423,9 @@ void dm_stats_index_retire(struct dm_stats_index_pool *pool,
 }
 EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_retire);
 
-/**
- * dm_stats_index_reserve - fill a pool for one update of an index
- * @pool: the pool the update will take from
- * @idx: the index about to be updated, or NULL for none
- *
- * Return: 0, or -ENOMEM with nothing else changed (memory already in the
- * pool stays there for the next try).
- */
-int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
-			   const struct dm_stats_index *idx)
+/* Fill @pool for one update of @idx; with __GFP_NOFAIL in @gfp it cannot fail. */
+static int index_reserve(struct dm_stats_index_pool *pool,
+			 const struct dm_stats_index *idx, gfp_t gfp)
 {
 	unsigned int want = nodes_needed(idx);
 
@@ -439,7 +435,7 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 
 		if (!dm_stats_mem_claim(sizeof(*h), false))
 			return -ENOMEM;
-		h = kzalloc(sizeof(*h), GFP_KERNEL);
+		h = kzalloc(sizeof(*h), gfp);
 		if (!h) {
 			dm_stats_mem_release(sizeof(*h));
 			return -ENOMEM;
@@ -456,8 +452,12 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 		void *batch[DM_STATS_NODE_BATCH];
 		unsigned int k = min_t(unsigned int, want, ARRAY_SIZE(batch));
 
-		/* All or nothing: 0 means none was allocated. */
-		if (!kmem_cache_alloc_bulk(dm_stats_node_cache, GFP_KERNEL, k, batch)) {
+		if (gfp & __GFP_NOFAIL) {
+			/* One at a time: bulk allocation does not promise that. */
+			k = 1;
+			batch[0] = kmem_cache_alloc(dm_stats_node_cache, gfp);
+		} else if (!kmem_cache_alloc_bulk(dm_stats_node_cache, gfp, k, batch)) {
+			/* All or nothing: 0 means none was allocated. */
 			dm_stats_mem_release(want * sizeof(struct dm_stats_index_node));
 			return -ENOMEM;
 		}
@@ -472,7 +472,37 @@ int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 	}
 	return 0;
 }
+
+/**
+ * dm_stats_index_reserve - fill a pool for one update of an index
+ * @pool: the pool the update will take from
+ * @idx: the index about to be updated, or NULL for none
+ *
+ * Return: 0, or -ENOMEM with nothing else changed (memory already in the
+ * pool stays there for the next try).
+ */
+int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
+			   const struct dm_stats_index *idx)
+{
+	return index_reserve(pool, idx, GFP_KERNEL);
+}
 EXPORT_SYMBOL_IF_KUNIT(dm_stats_index_reserve);
+
+/**
+ * dm_stats_index_reserve_nofail - dm_stats_index_reserve() that cannot fail
+ * @pool: the pool the update will take from
+ * @idx: the index about to be updated
+ *
+ * For removing a region, which upstream does without allocating: at most
+ * one header and 3 * (height + 1) + 1 nodes, taken from the pool when it
+ * has them and otherwise allocated with __GFP_NOFAIL. Charged to the
+ * statistics memory without its limit, as every reservation is. Sleeps.
+ */
+void dm_stats_index_reserve_nofail(struct dm_stats_index_pool *pool,
+				   const struct dm_stats_index *idx)
+{
+	WARN_ON_ONCE(index_reserve(pool, idx, GFP_KERNEL | __GFP_NOFAIL));
+}
 
 /**
  * dm_stats_index_pool_drain - free the memory a pool holds
@@ -647,22 +677,28 @@ void dm_stats_index_free_rcu(struct dm_stats_index *idx)
  */
 void dm_stats_index_destroy(struct dm_stats_index *idx)
 {
-	struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH], *n;
-	unsigned int sp = 0;
+	struct dm_stats_index_node *n, *l;
 
 	if (!idx)
 		return;
-	/* Move the tree onto the retired list, freed with the header. */
-	if (idx->root)
-		stack[sp++] = idx->root;
-	while (sp) {
-		n = stack[--sp];
-		if (n->right)
-			stack[sp++] = n->right;
-		if (n->left)
-			stack[sp++] = n->left;
+	/*
+	 * Move the tree onto the retired list, freed with the header. No
+	 * stack: rotate right until the node on top has no left child, then
+	 * take it and go on with its right subtree (no reader sees the tree).
+	 */
+	n = idx->root;
+	while (n) {
+		l = n->left;
+		if (l) {
+			n->left = l->right;
+			l->right = n;
+			n = l;
+			continue;
+		}
+		l = n->right;
 		n->next = idx->retired;
 		idx->retired = n;
+		n = l;
 	}
 	idx->root = NULL;
 	dm_stats_index_free(idx);

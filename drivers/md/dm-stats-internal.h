@@ -47,12 +47,15 @@ struct dm_stats_counters {
  * @in_flight: reads and writes started and not yet ended
  *
  * Whoever moves @stamp charges the interval before it, reading @in_flight:
- * one word per direction, whatever the number of possible CPUs.
+ * one word per direction, whatever the number of possible CPUs. Written by
+ * every I/O of the area from any CPU: each area's on a cache line of its
+ * own, none shared with what the I/O path only reads (the region header,
+ * its per-CPU pointers and histogram boundaries) or with another area.
  */
 struct dm_stats_area_shared {
 	atomic64_t stamp;
 	atomic_t in_flight[2];
-};
+} ____cacheline_aligned_in_smp;
 
 /* One area's counters folded over all CPUs, in the region's time unit. */
 struct dm_stats_totals {
@@ -200,26 +203,45 @@ struct dm_stats_index {
 /* More than the height of any tree a device can build (see the index). */
 #define DM_STATS_ITER_DEPTH	48
 
+/* Ancestors a walk keeps (a power of two); deeper ones are found again. */
+#define DM_STATS_ITER_STACK	8
+
 /**
  * struct dm_stats_index_iter - a walk of the regions overlapping a range
  * @lo: first sector of the range
  * @hi: sector after the last one
+ * @root: the tree walked
  * @next: subtree to descend into next, or NULL
- * @sp: number of nodes on @stack
+ * @pos: the node visited last: every node up to it is done
+ * @top: ring index of the top of @stack
+ * @sp: number of nodes on @stack, at most DM_STATS_ITER_STACK
+ * @lost: nodes were pushed out of @stack by deeper ones
  * @stack: nodes whose left subtree is being walked, to visit afterwards
+ *
+ * The walk runs on the completion path of every counted I/O, once per
+ * stacked mapped device, possibly in hard interrupt context: it keeps the
+ * last DM_STATS_ITER_STACK ancestors only (enough for trees of some
+ * hundred regions), not one per level of the deepest tree a device can
+ * build, and descends from the root again for those it lost.
  */
 struct dm_stats_index_iter {
 	sector_t lo;
 	sector_t hi;
+	const struct dm_stats_index_node *root;
 	const struct dm_stats_index_node *next;
-	unsigned int sp;
-	const struct dm_stats_index_node *stack[DM_STATS_ITER_DEPTH];
+	const struct dm_stats_index_node *pos;
+	unsigned short top;
+	unsigned char sp;
+	bool lost;
+	const struct dm_stats_index_node *stack[DM_STATS_ITER_STACK];
 };
 
 int dm_stats_index_init(void);
 void dm_stats_index_exit(void);
 int dm_stats_index_reserve(struct dm_stats_index_pool *pool,
 			   const struct dm_stats_index *idx);
+void dm_stats_index_reserve_nofail(struct dm_stats_index_pool *pool,
+				   const struct dm_stats_index *idx);
 void dm_stats_index_pool_drain(struct dm_stats_index_pool *pool);
 struct dm_stats_index *dm_stats_index_insert(struct dm_stats_index_pool *pool,
 					     struct dm_stats_index *old,
@@ -251,8 +273,21 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
 {
 	it->lo = lo;
 	it->hi = hi;
+	it->root = idx->root;
 	it->next = idx->root;
+	it->pos = NULL;
+	it->top = 0;
 	it->sp = 0;
+	it->lost = false;
+}
+
+/* Does @a come before @b in the index (by start sector, then region)? */
+static inline bool dm_stats_index_before(const struct dm_stats_index_node *a,
+					 const struct dm_stats_index_node *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return (unsigned long)a->region < (unsigned long)b->region;
 }
 
 /**
@@ -262,27 +297,45 @@ static inline void dm_stats_index_iter_init(struct dm_stats_index_iter *it,
  * In order of start sector: down the left spine of a subtree, skipping
  * subtrees in which nothing ends after the range starts, then each node
  * before its right subtree. The first node that starts at or after the
- * range's end ends the walk, as every later one starts after it. The stack
- * holds at most one node per level, so DM_STATS_ITER_DEPTH bounds it for
- * any tree a device can build.
+ * range's end ends the walk, as every later one starts after it. When the
+ * kept ancestors run out and some were lost, the walk descends from the
+ * root again, passing over every node up to the last one it visited.
  *
  * Return: a region, or NULL when there is none left.
  */
 static inline struct dm_stats_region *
 dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 {
-	const struct dm_stats_index_node *n = it->next;
+	const unsigned int mask = DM_STATS_ITER_STACK - 1;
+	const struct dm_stats_index_node *n = it->next, *bound = NULL;
 
+	BUILD_BUG_ON(DM_STATS_ITER_STACK & mask);
 	for (;;) {
 		while (n && n->max_end > it->lo) {
-			if (WARN_ON_ONCE(it->sp >= DM_STATS_ITER_DEPTH))
-				goto done;
-			it->stack[it->sp++] = n;
+			/* Done already (a descent again): it and its left. */
+			if (bound && !dm_stats_index_before(bound, n)) {
+				n = n->right;
+				continue;
+			}
+			it->stack[it->top++ & mask] = n;
+			if (it->sp < DM_STATS_ITER_STACK)
+				it->sp++;
+			else
+				it->lost = true;
 			n = n->left;
 		}
-		if (!it->sp)
-			goto done;
-		n = it->stack[--it->sp];
+		if (!it->sp) {
+			if (!it->lost)
+				goto done;
+			it->lost = false;
+			bound = it->pos;
+			n = it->root;
+			continue;
+		}
+		n = it->stack[--it->top & mask];
+		it->sp--;
+		bound = NULL;
+		it->pos = n;
 		if (n->start >= it->hi)
 			goto done;
 		if (n->end > it->lo) {
@@ -294,6 +347,7 @@ dm_stats_index_iter_next(struct dm_stats_index_iter *it)
 done:
 	it->next = NULL;
 	it->sp = 0;
+	it->lost = false;
 	return NULL;
 }
 

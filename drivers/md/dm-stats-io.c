@@ -49,9 +49,17 @@ struct dm_stats_event {
 	u64 dur_ns;
 };
 
-static inline unsigned long dm_stats_seal(const struct dm_stats *st, u64 gen)
+/*
+ * The generation an I/O started under, from the low bits of it that its
+ * struct dm_stats_aux keeps: @now_gen, the generation of the index at its
+ * end, is not older, and fewer than 2^28 index updates (of all devices)
+ * happen while one I/O is in flight.
+ */
+static inline u64 aux_gen(u32 state, u64 now_gen)
 {
-	return (unsigned long)gen ^ (unsigned long)st ^ 0x5a7c3e1d9b4f6a28UL;
+	const u32 mask = U32_MAX >> DM_STATS_AUX_GEN_SHIFT;
+
+	return now_gen - (((u32)now_gen - (state >> DM_STATS_AUX_GEN_SHIFT)) & mask);
 }
 
 /**
@@ -256,12 +264,15 @@ static noinline void account_walk_end(const struct dm_stats_index *idx,
  * @start_time: at the start of a bio, the jiffies of its arrival at the
  *	device (io->start_time); not used otherwise (at the end of a request,
  *	dm-rq passes a duration here, not a start time)
- * @aux: per-I/O state, written at start and read at end
+ * @aux: per-I/O state. Before the start: written by dm_stats_record_start()
+ *	or dm_stats_aux_init(), or left by an earlier start or end of this
+ *	function (a request's payload). Before the end: written by the start.
  *
  * The start is counted in the regions present now and @aux remembers their
  * generation; the end is counted only in regions of that generation or
  * older, so an I/O that was in flight when a region was created never
- * reaches that region. Runs under RCU, allocates nothing.
+ * reaches that region, and an I/O whose start was not counted reaches
+ * none. Runs under RCU, allocates nothing.
  */
 void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 			 sector_t bi_sector, unsigned int bi_sectors, bool end,
@@ -277,6 +288,7 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	 */
 	struct dm_stats_event ev __uninitialized;
 	struct dm_stats_region *r;
+	u32 state;
 	int cpu;
 
 	if (unlikely(!bi_sectors))
@@ -295,7 +307,7 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 		struct dm_stats_last_position *last = raw_cpu_ptr(stats->last);
 
 		/* A race here can only misreport "merged"; no lock needed. */
-		aux->merged = bi_sector == READ_ONCE(last->sector) &&
+		ev.merged = bi_sector == READ_ONCE(last->sector) &&
 			(bi_rw == WRITE) == (READ_ONCE(last->rw) == WRITE);
 		WRITE_ONCE(last->sector, ev.hi);
 		WRITE_ONCE(last->rw, bi_rw);
@@ -303,45 +315,56 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 
 	rcu_read_lock();
 	idx = rcu_dereference(stats->index);
-	if (unlikely(!idx)) {
-		if (!end) {
-			/* Generation 0 is older than every region. */
-			aux->gen = 0;
-			aux->tag = dm_stats_seal(stats, 0);
-		}
-		goto out;
-	}
-
+	state = aux->state;
 	if (!end) {
-		unsigned long epoch = READ_ONCE(stats->epoch);
-		/* DM core recorded the bio's arrival in this epoch. */
-		bool arrival = aux->recorded == (epoch ^ (unsigned long)stats);
+		/* Set by DM core for this bio: never by an earlier I/O. */
+		bool arrived = state & DM_STATS_AUX_ARRIVED;
+		u64 start = ev.now_jiffies;
 
-		aux->recorded = ~aux->recorded;
-		aux->gen = idx->gen;
-		aux->tag = dm_stats_seal(stats, idx->gen);
-		aux->start_jiffies = ev.now_jiffies;
-		if (arrival && time_after_eq((unsigned long)ev.now_jiffies,
+		/* Without an index the I/O counts nowhere: not STARTED. */
+		if (unlikely(!idx)) {
+			aux->state = 0;
+			goto out;
+		}
+		if (arrived && time_after_eq((unsigned long)ev.now_jiffies,
 					     start_time))
-			aux->start_jiffies -= (unsigned long)ev.now_jiffies -
-					      start_time;
+			start -= (unsigned long)ev.now_jiffies - start_time;
+		aux->start_jiffies = (u32)start;
+		ev.gen = idx->gen;
+		state = (arrived ? state & DM_STATS_AUX_NS : 0) |
+			DM_STATS_AUX_STARTED |
+			(ev.merged ? DM_STATS_AUX_MERGED : 0) |
+			((u32)idx->gen << DM_STATS_AUX_GEN_SHIFT);
 		if (idx->precise) {
 			ev.now_ns = ktime_get_ns();
-			if (!arrival || !(epoch & DM_STATS_EPOCH_PRECISE) ||
+			if (!(state & DM_STATS_AUX_NS) ||
 			    (s64)(ev.now_ns - aux->start_ns) < 0)
 				aux->start_ns = ev.now_ns;
+			state |= DM_STATS_AUX_NS;
+		} else {
+			state &= ~DM_STATS_AUX_NS;
 		}
+		aux->state = state;
 	} else {
-		if (unlikely(aux->tag != dm_stats_seal(stats, aux->gen)))
+		if (!(state & DM_STATS_AUX_STARTED))
 			goto out;
-		ev.dur_jiffies = ev.now_jiffies - aux->start_jiffies;
+		/* Counted once: a request's payload is used again. */
+		aux->state = 0;
+		if (unlikely(!idx))
+			goto out;
+		ev.merged = state & DM_STATS_AUX_MERGED;
+		ev.gen = aux_gen(state, idx->gen);
+		ev.dur_jiffies = (u32)((u32)ev.now_jiffies - aux->start_jiffies);
+		/*
+		 * Without a start in ns, no precise region existed at the
+		 * start: those there now are newer and do not count the I/O.
+		 */
 		if (idx->precise) {
 			ev.now_ns = ktime_get_ns();
-			ev.dur_ns = ev.now_ns - aux->start_ns;
+			if (state & DM_STATS_AUX_NS)
+				ev.dur_ns = ev.now_ns - aux->start_ns;
 		}
 	}
-	ev.merged = aux->merged;
-	ev.gen = aux->gen;
 
 	cpu = get_cpu();
 	root = idx->root;
@@ -613,7 +636,7 @@ int dm_stats_init(struct dm_stats *st)
 	xa_init_flags(&st->regions, XA_FLAGS_ALLOC);
 	RCU_INIT_POINTER(st->index, NULL);
 	memset(&st->pool, 0, sizeof(st->pool));
-	st->epoch = 0;
+	st->precise = false;
 	st->last = alloc_percpu(struct dm_stats_last_position);
 	if (!st->last)
 		return -ENOMEM;

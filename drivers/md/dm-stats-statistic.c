@@ -2,9 +2,10 @@
 /*
  * Device-mapper statistics in the generic statistics layer.
  *
- * Every bio-based mapped device gets the interface
- * /sys/kernel/debug/statistics/dm-<major>:<minor> with these statistics, all
- * stopped until a user starts them (e.g. "echo on=1 > definition"):
+ * Every bio-based mapped device created while dm_mod.statistic is on gets
+ * the interface /sys/kernel/debug/statistics/dm-<major>:<minor> with these
+ * statistics, all stopped until a user starts them (e.g. "echo on=1 >
+ * definition"):
  *
  *   request_sizes_read   list: bytes per bio, at the start of accounting
  *   request_sizes_write
@@ -22,9 +23,12 @@
  * Discards and flushes count as writes. Request-based devices (dm-rq, e.g.
  * multipath on blk-mq) have the interface but report nothing.
  *
+ * Devices get them only while dm_mod.statistic is on (off by default).
  * While stopped, the statistics of a device hold no per-CPU memory (the
- * layer allocates it when one is switched on). Without debugfs the
- * interface has no directory and nothing is logged.
+ * layer allocates it when one is switched on); what they take while they
+ * run is charged to dm-stats' memory limit, shared with its regions.
+ * Without debugfs, or on a locked-down kernel, devices get none and
+ * nothing is logged.
  */
 #define DM_MSG_PREFIX "statistic"
 
@@ -40,6 +44,7 @@
 #include <linux/statistic.h>
 
 #include "dm-core.h"
+#include "dm-stats-internal.h"
 #include "dm-stats-statistic.h"
 
 /* Default definitions; users change them in the definition file. */
@@ -69,13 +74,29 @@ struct dm_statistic {
 };
 
 /*
- * dm_mod.statistic: whether devices created from now on get statistics
- * (on by default). Off, a device costs nothing here; measuring a device's
- * cost with and without them in one boot is what it is for.
+ * dm_mod.statistic: whether devices created from now on get statistics.
+ * Off by default: a device then costs nothing here but the test of a NULL
+ * pointer per bio. Opt in at boot (dm_mod.statistic=1) or before creating
+ * the devices (/sys/module/dm_mod/parameters/statistic).
  */
-static bool dms_enabled = true;
+static bool dms_enabled;
 module_param_named(statistic, dms_enabled, bool, 0644);
-MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer");
+MODULE_PARM_DESC(statistic, "New mapped devices get an interface of the generic statistics layer (default: off)");
+
+/*
+ * What the statistics take is charged to dm-stats' own counter
+ * (stats_current_allocated_bytes) and shares its limit, a quarter of RAM
+ * for regions and statistics together.
+ */
+static bool dms_mem_claim(size_t bytes)
+{
+	return dm_stats_mem_claim(bytes, true);
+}
+
+static const struct statistic_memory dms_memory = {
+	.claim = dms_mem_claim,
+	.release = dm_stats_mem_release,
+};
 
 static const char * const dms_dir_names[2] = {
 	[READ] = "read",
@@ -129,13 +150,15 @@ static int dms_define(struct dm_statistic *s)
  * @md: the device, whose name ("<major>:<minor>") is set
  *
  * A device without statistics works as well: on failure (out of memory)
- * this warns and leaves @md without them. Without debugfs it succeeds
- * silently, with nothing to show.
+ * this warns and leaves @md without them. Where users could not start
+ * them (no debugfs, a locked-down kernel: the layer has said so once) it
+ * allocates nothing and stays silent.
  *
  * Context: process context, may sleep.
  */
 void dm_statistic_create(struct mapped_device *md)
 {
+	struct statistic_interface *iface;
 	struct dm_statistic *s;
 	char name[sizeof(md->name) + 3];
 	int r;
@@ -143,18 +166,22 @@ void dm_statistic_create(struct mapped_device *md)
 	md->statistic = NULL;
 	if (!READ_ONCE(dms_enabled))
 		return;
+	snprintf(name, sizeof(name), "dm-%s", md->name);
+	iface = statistic_create_interface(name);
+	if (IS_ERR(iface)) {
+		r = PTR_ERR(iface);
+		if (r == -ENODEV || r == -EPERM)
+			return;		/* the layer is closed */
+		goto fail;
+	}
+	statistic_interface_set_memory(iface, &dms_memory);
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
+		statistic_interface_remove(iface);
 		r = -ENOMEM;
 		goto fail;
 	}
-	snprintf(name, sizeof(name), "dm-%s", md->name);
-	s->iface = statistic_create_interface(name);
-	if (IS_ERR(s->iface)) {
-		r = PTR_ERR(s->iface);
-		kfree(s);
-		goto fail;
-	}
+	s->iface = iface;
 	r = dms_define(s);
 	if (r) {
 		statistic_interface_remove(s->iface);
@@ -196,7 +223,6 @@ void dm_statistic_io_begin(struct dm_io *io)
 	struct dm_statistic *s = io->md->statistic;
 
 	io->statistic_start_ns = 0;
-	io->statistic_in_flight = false;
 	if (s && statistic_running(s->latencies[bio_data_dir(io->orig_bio)]))
 		io->statistic_start_ns = ktime_get_ns();
 }
@@ -222,19 +248,31 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
 	if (!end) {
 		statistic_inc(s->sizes[dir], bytes);
 		if (statistic_running(s->pending)) {
-			io->statistic_in_flight = true;
+			dm_io_set_flag(io, DM_IO_STATISTIC);
 			statistic_inc(s->pending,
 				      atomic_long_inc_return(&s->in_flight));
 		}
 		return;
 	}
-	if (io->statistic_in_flight) {
-		io->statistic_in_flight = false;
+	if (dm_io_flagged(io, DM_IO_STATISTIC))
 		atomic_long_dec(&s->in_flight);
-	}
 	start = io->statistic_start_ns;
 	if (start)
 		statistic_inc(s->latencies[dir],
 			      div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 	statistic_add(s->throughput, bytes, 1);
+}
+
+/**
+ * dm_statistic_exit() - wait for the statistics of removed devices
+ *
+ * The layer frees their data, and gives its memory back to dm-stats'
+ * counter through dms_memory, after RCU and RCU Tasks grace periods:
+ * dm-mod must not go away before.
+ *
+ * Context: process context, may sleep.
+ */
+void dm_statistic_exit(void)
+{
+	statistic_barrier();
 }

@@ -950,7 +950,7 @@ static void split_random_vs_model(struct kunit *test)
 		sector_t lo = prandom_u32_state(&rnd) % 1100;
 		unsigned int len = 1 + prandom_u32_state(&rnd) % 200;
 		int dir = prandom_u32_state(&rnd) & 1;
-		struct dm_stats_aux aux;
+		struct dm_stats_aux aux = {};
 		sector_t s;
 
 		dm_stats_account_io(&f->st, dir, lo, len, false, 0, &aux);
@@ -996,7 +996,7 @@ static void split_straddling_io(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals t;
-	struct dm_stats_aux aux;
+	struct dm_stats_aux aux = {};
 
 	/* Areas [100,110) [110,120) [120,125). */
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+25 10"), 1);
@@ -1022,7 +1022,7 @@ static void split_straddling_io(struct kunit *test)
 static void one_io(struct dm_stats *st, int dir, sector_t sector,
 		   unsigned int len)
 {
-	struct dm_stats_aux aux;
+	struct dm_stats_aux aux = {};
 
 	dm_stats_account_io(st, dir, sector, len, false, 0, &aux);
 	dm_stats_account_io(st, dir, sector, len, true, 0, &aux);
@@ -1035,7 +1035,7 @@ static void one_io(struct dm_stats *st, int dir, sector_t sector,
 static void single_region_path(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux early, x, y;
+	struct dm_stats_aux early = {}, x = {}, y = {};
 	struct dm_stats_totals t;
 
 	/* Started while the device had no region. */
@@ -1073,7 +1073,7 @@ static void single_region_path(struct kunit *test)
 static void generation_excludes_older_io(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux before, during;
+	struct dm_stats_aux before = {}, during = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
@@ -1096,7 +1096,7 @@ static void generation_excludes_older_io(struct kunit *test)
 static void clear_keeps_in_flight(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux a, b;
+	struct dm_stats_aux a = {}, b = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
@@ -1122,7 +1122,7 @@ static void clear_keeps_in_flight(struct kunit *test)
 static void merge_detection(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux a[4];
+	struct dm_stats_aux a[4] = {};
 	struct dm_stats_totals t;
 	int i;
 
@@ -1143,18 +1143,129 @@ static void merge_detection(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.ios[READ], 2);
 }
 
-static void stale_aux_is_ignored(struct kunit *test)
+/*
+ * The end of an I/O counts only if the engine wrote its start: not after
+ * dm_stats_record_start() or dm_stats_aux_init() alone, not in a zeroed
+ * request payload, not twice for a payload used again.
+ */
+static void end_counts_only_after_start(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
-	struct dm_stats_aux junk;
+	struct dm_stats_aux zero = {}, rec, init, once = {};
 	struct dm_stats_totals t;
 
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
-	memset(&junk, 0xa5, sizeof(junk));
-	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &junk);
+	dm_stats_record_start(&f->st, &rec);
+	dm_stats_aux_init(&init);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &zero);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &rec);
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &init);
 	read_area(test, &f->st, 0, 0, &t);
 	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
 	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+
+	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &once);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &once);
+	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &once);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[WRITE], 1);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+/*
+ * A start while the device has no index counts nowhere, also once regions
+ * exist at the end: the stale state of the payload's previous I/O (a
+ * request's payload is used again) is overwritten by the start.
+ */
+static void start_without_index_clears_state(struct kunit *test)
+{
+	struct stats_fixture *f = test->priv;
+	struct dm_stats_aux a = {};
+	struct dm_stats_totals t;
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	/* Started, and its end never seen: the region went away. */
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_delete 0"), 0);
+	/* The payload's next I/O starts with no region... */
+	dm_stats_account_io(&f->st, READ, 0, 8, false, 0, &a);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	/* ...and ends in a region created meanwhile. */
+	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
+	read_area(test, &f->st, 0, 0, &t);
+	KUNIT_EXPECT_EQ(test, t.ios[READ], 0);
+	KUNIT_EXPECT_EQ(test, t.in_flight, 0);
+}
+
+/* Do [a, a + alen) and [b, b + blen) touch a common cache line? */
+static bool share_a_line(const void *a, size_t alen, const void *b, size_t blen)
+{
+	unsigned long a0 = (unsigned long)a / SMP_CACHE_BYTES;
+	unsigned long a1 = ((unsigned long)a + alen - 1) / SMP_CACHE_BYTES;
+	unsigned long b0 = (unsigned long)b / SMP_CACHE_BYTES;
+	unsigned long b1 = ((unsigned long)b + blen - 1) / SMP_CACHE_BYTES;
+
+	return a0 <= b1 && b0 <= a1;
+}
+
+/*
+ * What every I/O of an area writes from any CPU (in-flight counts, busy
+ * stamp) has a cache line per area, shared neither with another area nor
+ * with what the I/O path only reads (header, per-CPU pointers, histogram
+ * boundaries) nor with any CPU's counters.
+ */
+static void shared_block_own_cache_lines(struct kunit *test)
+{
+	static const char * const create[] = {
+		"@stats_create 0+100 100",
+		"@stats_create 0+100 25",
+		"@stats_create 0+100 50 1 histogram:1,2,3",
+		"@stats_create 0+1000 1",
+	};
+	struct stats_fixture *f = test->priv;
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(create); k++) {
+		struct dm_stats_region *r;
+		size_t i, head;
+		int cpu;
+
+		KUNIT_ASSERT_EQ(test, send(test, create[k]), 1);
+		r = xa_load(&f->st.regions, k);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		head = struct_size(r, percpu, nr_cpu_ids);
+		for (i = 0; i < r->n_areas; i++) {
+			const struct dm_stats_area_shared *sh = &r->shared[i];
+			/* the words written, not the padding */
+			size_t used = sizeof(sh->stamp) + sizeof(sh->in_flight);
+
+			KUNIT_EXPECT_EQ_MSG(test, (unsigned long)sh % SMP_CACHE_BYTES, 0,
+					    "%s: area %zu", create[k], i);
+			KUNIT_EXPECT_FALSE_MSG(test, share_a_line(sh, used, r, head),
+					       "%s: area %zu on the header's line",
+					       create[k], i);
+			if (r->n_bounds)
+				KUNIT_EXPECT_FALSE(test, share_a_line(sh, used, r->bounds,
+								      r->n_bounds * sizeof(u64)));
+			if (i + 1 < r->n_areas)
+				KUNIT_EXPECT_FALSE_MSG(test, share_a_line(sh, used, sh + 1, used),
+						       "%s: areas %zu and %zu",
+						       create[k], i, i + 1);
+			for_each_possible_cpu(cpu)
+				KUNIT_EXPECT_FALSE(test, share_a_line(sh, used, r->percpu[cpu],
+								      r->n_areas * r->area_bytes));
+		}
+	}
+}
+
+/*
+ * struct dm_stats_aux sits in struct dm_io, the front pad of every bio of
+ * a mapped device: upstream's 16 bytes (scripts/dm-io-size.sh checks
+ * struct dm_io itself against upstream's).
+ */
+static void aux_is_16_bytes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sizeof(struct dm_stats_aux), 16);
 }
 
 /* ------------------------------------------------ torn reads, time, limits */
@@ -1195,7 +1306,7 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_region *r;
 	struct dm_stats_totals t;
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	u64 *before, *after;
 	u64 t0, elapsed;
 	int cpu;
@@ -1243,20 +1354,20 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 /*
  * A bio's latency runs from its arrival, which DM core records in
  * alloc_io() (dm_stats_record_start(), io->start_time), even when the
- * target starts its accounting later; an arrival recorded before the
- * device's first region, or before precise_timestamps was switched on,
- * is not trusted, and such an I/O is timed from its start.
+ * target starts its accounting later. A bio that arrived before the
+ * device's first region (dm_stats_aux_init()), or in ns before
+ * precise_timestamps was switched on, is timed from its start.
  */
 static void latency_runs_from_arrival(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals t;
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	u64 before, slept;
 
-	/* Recorded before the first region: not trusted. */
-	dm_stats_record_start(&f->st, &a);
+	/* Arrived before the first region: not recorded. */
 	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 100"), 1);
+	dm_stats_aux_init(&a);
 	dm_stats_account_io(&f->st, READ, 0, 8, false, jiffies - 100, &a);
 	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
 	read_area(test, &f->st, 0, 0, &t);
@@ -1559,14 +1670,16 @@ static void parse_histogram_huge(struct kunit *test)
 /*
  * @stats_print allocates nothing (histogram cells included): it works with
  * the statistics memory at its limit. @stats_print_clear needs a snapshot of
- * each line it prints, charged: at the limit it fails and clears nothing.
+ * each line it prints, charged but not refused at the limit (upstream keeps
+ * that room in every area): it prints and clears there too, as
+ * @stats_set_aux replaces aux data and @stats_delete deletes.
  */
 static void print_buffers_are_charged(struct kunit *test)
 {
 	struct stats_fixture *f = test->priv;
 	struct dm_stats_totals *t = kunit_kzalloc(test, struct_size(t, histogram, 2),
 						  GFP_KERNEL);
-	struct dm_stats_aux a;
+	struct dm_stats_aux a = {};
 	unsigned long room;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -1579,18 +1692,20 @@ static void print_buffers_are_charged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_print 0"), 1);
 	KUNIT_EXPECT_EQ(test, strncmp(f->result, "0+10 0 0 0 0 1 0 8 ", 19), 0);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(f->result, " 1:0\n10+10 "));
-	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), -ENOMEM);
-	read_area(test, &f->st, 0, 0, t);
-	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 1);
-	KUNIT_EXPECT_EQ(test, t->histogram[0], 1);
-	dm_stats_mem_release(room);
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_print_clear 0"), 1);
+	KUNIT_EXPECT_EQ(test, strncmp(f->result, "0+10 0 0 0 0 1 0 8 ", 19), 0);
 	read_area(test, &f->st, 0, 0, t);
 	KUNIT_EXPECT_EQ(test, t->ios[WRITE], 0);
 	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_set_aux 0 a_longer_aux_than_before"), 0);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_list"), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(f->result, " a_longer_aux_than_before"));
+	dm_stats_mem_release(room);
 	/* @stats_clear: histogram cells go too, with nothing allocated. */
 	dm_stats_account_io(&f->st, WRITE, 0, 8, false, 0, &a);
 	dm_stats_account_io(&f->st, WRITE, 0, 8, true, 0, &a);
+	/* The new aux data is charged: less room than before. */
+	room = dm_stats_memory_limit() - dm_stats_mem_used();
 	KUNIT_ASSERT_TRUE(test, dm_stats_mem_claim(room, true));
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_clear 0"), 1);
 	dm_stats_mem_release(room);
@@ -1737,7 +1852,10 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(single_region_path),
 	KUNIT_CASE(clear_keeps_in_flight),
 	KUNIT_CASE(merge_detection),
-	KUNIT_CASE(stale_aux_is_ignored),
+	KUNIT_CASE(end_counts_only_after_start),
+	KUNIT_CASE(start_without_index_clears_state),
+	KUNIT_CASE(aux_is_16_bytes),
+	KUNIT_CASE(shared_block_own_cache_lines),
 	KUNIT_CASE(latency_runs_from_arrival),
 	KUNIT_CASE(torn_fold_adds_no_timestamp),
 	KUNIT_CASE(busy_time_across_2_32_jiffies),

@@ -22,6 +22,7 @@
 
 #include "dm-core.h"
 #include "dm-stats-internal.h"
+#include "dm-stats-statistic.h"
 
 #define DM_MSG_PREFIX "stats"
 
@@ -189,13 +190,16 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	size_t i;
 	int cpu;
 
-	/* Header, bounds, stamps, strings and maybe the areas: one block. */
+	/*
+	 * Header, bounds, strings, stamps and maybe the areas: one block.
+	 * The stamps start on a cache line of their own (below @off_shared
+	 * + SMP_CACHE_BYTES - 1), away from what the I/O path only reads.
+	 */
 	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
-	off_shared = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
-	off_shared = ALIGN(off_shared, sizeof(struct dm_stats_area_shared));
-	off_strings = size_add(off_shared,
-			       array_size(n_areas, sizeof(*r->shared)));
-	off_areas = size_add(off_strings, program_len + aux_len);
+	off_strings = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
+	off_shared = size_add(off_strings, program_len + aux_len);
+	off_areas = size_add(off_shared, SMP_CACHE_BYTES - 1);
+	off_areas = size_add(off_areas, array_size(n_areas, sizeof(*r->shared)));
 	size = off_areas;
 	if (inline_areas)
 		size = size_add(size, SMP_CACHE_BYTES - 1 +
@@ -224,7 +228,7 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 	r->bounds = (void *)r + off_bounds;
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
-	r->shared = (void *)r + off_shared;
+	r->shared = PTR_ALIGN((void *)r + off_shared, SMP_CACHE_BYTES);
 	r->program_id = (char *)r + off_strings;
 	memcpy(r->program_id, a->program_id, program_len);
 	r->inline_aux = r->program_id + program_len;
@@ -259,21 +263,10 @@ nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
-/*
- * Start a new epoch of arrival times (see dm_stats_record_start()) if
- * @reset, or if precise timestamps are switched on or off: an I/O that
- * arrived in the old epoch is timed from the start of its accounting.
- */
-static void new_epoch(struct dm_stats *st, bool reset, bool precise)
+/* Whether DM core takes arrival times in ns (dm_stats_record_start()). */
+static void set_precise(struct dm_stats *st, const struct dm_stats_index *idx)
 {
-	unsigned long epoch = st->epoch;
-
-	if (!reset && !(epoch & DM_STATS_EPOCH_PRECISE) == !precise)
-		return;
-	epoch = (epoch + 2) & ~DM_STATS_EPOCH_PRECISE;
-	if (precise)
-		epoch |= DM_STATS_EPOCH_PRECISE;
-	WRITE_ONCE(st->epoch, epoch);
+	WRITE_ONCE(st->precise, idx && idx->precise);
 }
 
 /**
@@ -338,8 +331,7 @@ int dm_stats_region_create(struct dm_stats *st,
 		region_free(r);
 		return -ENOMEM;
 	}
-	/* Arrival times recorded before the first region mean nothing. */
-	new_epoch(st, !old, idx->precise);
+	set_precise(st, idx);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	if (!static_key_enabled(&stats_enabled.key))
@@ -354,7 +346,7 @@ EXPORT_SYMBOL_IF_KUNIT(dm_stats_region_create);
  * @st: the device's statistics
  * @id: region id
  *
- * Return: 0, -ENOENT (no such region) or -ENOMEM.
+ * Return: 0 or -ENOENT (no such region).
  */
 int dm_stats_region_delete(struct dm_stats *st, int id)
 {
@@ -368,10 +360,8 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOENT;
 	}
 	old = rcu_dereference_protected(st->index, lockdep_is_held(&st->mutex));
-	if (dm_stats_index_reserve(&st->pool, old)) {
-		mutex_unlock(&st->mutex);
-		return -ENOMEM;
-	}
+	/* As upstream's, a delete does not fail for want of memory. */
+	dm_stats_index_reserve_nofail(&st->pool, old);
 	/* NULL: @r was the last region. */
 	idx = dm_stats_index_remove(&st->pool, old, r, dm_stats_next_gen());
 	if (WARN_ON_ONCE(!idx && old->nr > 1)) {
@@ -379,7 +369,7 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		return -ENOMEM;
 	}
 	xa_erase(&st->regions, id);
-	new_epoch(st, false, idx && idx->precise);
+	set_precise(st, idx);
 	rcu_assign_pointer(st->index, idx);
 	dm_stats_index_retire(&st->pool, old);
 	/* No region left: no statistics memory either. */
@@ -433,16 +423,27 @@ EXPORT_SYMBOL_IF_KUNIT(dm_stats_cleanup);
 /*
  * Room for @n folded areas of @r, charged to the statistics memory like
  * the regions (upstream keeps such room in every area, charged at
- * creation; we only while @stats_print_clear needs it). NULL when over the
- * limit or out of memory.
+ * creation; we only while @stats_print_clear needs it). Not refused at the
+ * limit, as upstream's room is already there: no more than the lines the
+ * reply buffer can hold. NULL when out of memory.
  */
+/*
+ * The shortest line @stats_print can emit for an area of @r: its counters,
+ * and a histogram's cells, each at least one digit and its separator.
+ */
+static size_t min_print_line(const struct dm_stats_region *r)
+{
+	return DM_STATS_MIN_PRINT_LINE +
+	       (r->n_bounds ? 2 * ((size_t)r->n_bounds + 1) : 0);
+}
+
 static struct dm_stats_totals *totals_alloc(const struct dm_stats_region *r,
 					    size_t n)
 {
 	size_t bytes = array_size(n, dm_stats_totals_size(r));
 	void *t;
 
-	if (!dm_stats_mem_claim(bytes, true))
+	if (!dm_stats_mem_claim(bytes, false))
 		return NULL;
 	t = kvmalloc(bytes, DM_STATS_GFP);
 	if (!t)
@@ -606,7 +607,7 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	tsize = dm_stats_totals_size(r);
 	if (clear) {
 		cap = min_t(size_t, last - first,
-			    maxlen / DM_STATS_MIN_PRINT_LINE + 1) ?: 1;
+			    maxlen / min_print_line(r) + 1) ?: 1;
 		snap = totals_alloc(r, cap);
 		if (!snap) {
 			mutex_unlock(&st->mutex);
@@ -660,8 +661,12 @@ int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
 		mutex_unlock(&st->mutex);
 		return -ENOENT;
 	}
+	/*
+	 * Charged, but not refused at the statistics limit: upstream fails
+	 * only when the copy cannot be allocated.
+	 */
 	copy = kstrdup(aux, GFP_KERNEL);
-	if (!copy || !dm_stats_mem_claim(len, true)) {
+	if (!copy || !dm_stats_mem_claim(len, false)) {
 		mutex_unlock(&st->mutex);
 		kfree(copy);
 		return -ENOMEM;
@@ -990,6 +995,8 @@ int __init dm_statistics_init(void)
  */
 void dm_statistics_exit(void)
 {
+	/* what the generic statistics layer still owes dm-stats' counter */
+	dm_statistic_exit();
 	/* regions and indexes queued for freeing by call_rcu() */
 	rcu_barrier();
 	if (WARN_ON(dm_stats_mem_used()))

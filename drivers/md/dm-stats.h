@@ -53,10 +53,8 @@ struct dm_stats_index_pool {
  *	NULL while the device has no region
  * @last: per-CPU end of the previous I/O, for merge detection
  * @pool: nodes for the next index update, under @mutex
- * @epoch: changes whenever start times recorded by dm_stats_record_start()
- *	can no longer be trusted (the device gained its first region, or
- *	precise_timestamps was switched on or off); bit 0 is set while a
- *	region wants precise timestamps. Written under @mutex.
+ * @precise: a region wants precise timestamps: dm_stats_record_start()
+ *	takes the bio's arrival in ns. Written under @mutex.
  */
 struct dm_stats {
 	struct mutex mutex;	/* serialises messages */
@@ -64,31 +62,36 @@ struct dm_stats {
 	struct dm_stats_index __rcu *index;
 	struct dm_stats_last_position __percpu *last;
 	struct dm_stats_index_pool pool;
-	unsigned long epoch;
+	bool precise;
 };
 
-#define DM_STATS_EPOCH_PRECISE	1UL
+/* struct dm_stats_aux state bits; the rest of the word is a generation. */
+#define DM_STATS_AUX_ARRIVED	0x1U	/* recorded by dm_stats_record_start() */
+#define DM_STATS_AUX_NS		0x2U	/* @start_ns is set */
+#define DM_STATS_AUX_STARTED	0x4U	/* the start was accounted */
+#define DM_STATS_AUX_MERGED	0x8U	/* it began where the last I/O ended */
+#define DM_STATS_AUX_GEN_SHIFT	4
 
 /**
  * struct dm_stats_aux - per-I/O state, carried from start to end accounting
- * @gen: generation of the region index the I/O started under; only regions
- *	at least that old count the I/O at its end
- * @tag: @gen sealed with the device, so that stale or uninitialised
- *	memory is never taken for a started I/O
- * @recorded: @epoch of the device, sealed with it, when DM core recorded
- *	the bio's arrival (dm_stats_record_start()); consumed when the start
- *	is accounted
- * @start_ns: start time in ns, taken when a region wants precise timestamps
- * @start_jiffies: start time in jiffies, 64 bits
- * @merged: the I/O began where the previous one on this CPU ended
+ * @start_ns: arrival or start time in ns, for precise timestamps
+ * @start_jiffies: start time in jiffies, low 32 bits (as upstream's
+ *	unsigned long on 32-bit: a latency below 2^32 jiffies)
+ * @state: DM_STATS_AUX_* bits, and above DM_STATS_AUX_GEN_SHIFT the low
+ *	bits of the generation of the region index the I/O started under:
+ *	only regions at least that old count the I/O at its end
+ *
+ * As upstream's, 16 bytes in the front pad of every bio of a mapped device.
+ * The engine reads it only after writing it: DM core flags a dm_io whose
+ * aux dm_stats_record_start() or dm_stats_aux_init() wrote (DM_IO_STATS),
+ * and passes the end of an I/O only with that flag. A request's aux lives
+ * in its blk-mq payload, zeroed when allocated and written by every start
+ * and end accounted since: never uninitialised.
  */
 struct dm_stats_aux {
-	u64 gen;
-	unsigned long tag;
-	unsigned long recorded;
 	u64 start_ns;
-	u64 start_jiffies;
-	bool merged;
+	u32 start_jiffies;
+	u32 state;
 };
 
 int dm_stats_init(struct dm_stats *st);
@@ -119,21 +122,34 @@ static inline bool dm_stats_used(struct dm_stats *st)
  * @aux: the bio's per-I/O state
  *
  * Called by DM core when it allocates a bio's struct dm_io, before the
- * target has seen it. A bio's latency runs from here, as upstream's does,
- * also on targets that start accounting only when they remap the bio
- * (dm-crypt, dm-thin, dm-cache, dm-delay). The start of the I/O, when it
- * is accounted, takes this time only if @epoch has not changed since: a
- * stale record (memory reused from an I/O that was never accounted) or
- * request-based I/O (which never comes here) uses the time of its start.
+ * target has seen it, if the device has a region. A bio's latency runs
+ * from here, as upstream's does, also on targets that start accounting
+ * only when they remap the bio (dm-crypt, dm-thin, dm-cache, dm-delay):
+ * in jiffies from io->start_time, in ns from the time taken here when a
+ * region wants precise timestamps.
  */
 static inline void dm_stats_record_start(struct dm_stats *stats,
 					 struct dm_stats_aux *aux)
 {
-	unsigned long epoch = READ_ONCE(stats->epoch);
-
-	if (epoch & DM_STATS_EPOCH_PRECISE)
+	if (READ_ONCE(stats->precise)) {
 		aux->start_ns = ktime_get_ns();
-	aux->recorded = epoch ^ (unsigned long)stats;
+		aux->state = DM_STATS_AUX_ARRIVED | DM_STATS_AUX_NS;
+	} else {
+		aux->state = DM_STATS_AUX_ARRIVED;
+	}
+}
+
+/**
+ * dm_stats_aux_init - prepare the state of a bio whose arrival was not seen
+ * @aux: the bio's per-I/O state
+ *
+ * Called by DM core before the start of a bio is accounted if
+ * dm_stats_record_start() did not run (the device had no region when the
+ * bio arrived): the bio is timed from the start of its accounting.
+ */
+static inline void dm_stats_aux_init(struct dm_stats_aux *aux)
+{
+	aux->state = 0;
 }
 
 #endif

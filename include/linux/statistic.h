@@ -165,12 +165,31 @@ struct statistic {
 	char *units;
 };
 
+/**
+ * struct statistic_memory - an exploiter's own memory accounting
+ * @claim: charge @bytes to it; false (and nothing charged) past its limit
+ * @release: give back @bytes that @claim charged; any context
+ *
+ * For an exploiter that already caps the memory of its statistics (as
+ * dm-stats does): an interface's statistics then charge it instead of the
+ * layer's own counter, so that both share one limit. The functions must
+ * stay callable until statistic_barrier() returns after the interface is
+ * removed.
+ */
+struct statistic_memory {
+	bool (*claim)(size_t bytes);
+	void (*release)(size_t bytes);
+};
+
 #if IS_ENABLED(CONFIG_STATISTICS)
 
 struct statistic_interface *statistic_create_interface(const char *name);
 void statistic_interface_remove(struct statistic_interface *iface);
 void statistic_interface_set_clock(struct statistic_interface *iface,
 				   u64 (*clock)(void));
+void statistic_interface_set_memory(struct statistic_interface *iface,
+				    const struct statistic_memory *mem);
+void statistic_barrier(void);
 
 struct statistic *statistic_create(struct statistic_interface *iface,
 				   const char *name, const char *units);
@@ -326,6 +345,9 @@ statistic_create_interface(const char *name)
 static inline void statistic_interface_remove(struct statistic_interface *iface) {}
 static inline void statistic_interface_set_clock(struct statistic_interface *iface,
 						 u64 (*clock)(void)) {}
+static inline void statistic_interface_set_memory(struct statistic_interface *iface,
+						  const struct statistic_memory *mem) {}
+static inline void statistic_barrier(void) {}
 
 static inline struct statistic *
 statistic_create(struct statistic_interface *iface, const char *name,

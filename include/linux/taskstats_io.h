@@ -19,7 +19,7 @@ struct task_struct;
 #include <linux/jump_label.h>
 #include <linux/sched.h>
 
-DECLARE_STATIC_KEY_TRUE(task_io_stats_key);
+DECLARE_STATIC_KEY_FALSE(task_io_stats_key);
 
 unsigned int task_io_stats_bucket(u64 ns);
 void task_io_stats_account(struct task_io_stats *s, const struct bio *bio);
@@ -27,6 +27,7 @@ void task_io_stats_record_wait(struct task_io_stats *s, u64 ns);
 void task_io_stats_fold(struct task_io_stats *dst,
 			const struct task_io_stats *src);
 
+void __task_io_stats_init(struct task_struct *tsk);
 void __task_io_stats_submit(struct bio *bio);
 void __task_io_wait_start(struct task_io_wait *w);
 void __task_io_wait_done(struct task_io_wait *w);
@@ -34,7 +35,7 @@ void __task_io_wait_done(struct task_io_wait *w);
 /* Charge @bio to the task submitting it; called by submit_bio(). */
 static inline void task_io_stats_submit(struct bio *bio)
 {
-	if (static_branch_likely(&task_io_stats_key))
+	if (static_branch_unlikely(&task_io_stats_key))
 		__task_io_stats_submit(bio);
 }
 
@@ -42,7 +43,7 @@ static inline void task_io_stats_submit(struct bio *bio)
 static inline void task_io_wait_start(struct task_io_wait *w)
 {
 	w->start_ns = 0;
-	if (static_branch_likely(&task_io_stats_key))
+	if (static_branch_unlikely(&task_io_stats_key))
 		__task_io_wait_start(w);
 }
 
@@ -52,13 +53,19 @@ static inline void task_io_wait_done(struct task_io_wait *w)
 		__task_io_wait_done(w);
 }
 
-/* A new task has no counters yet (copy_process() copied the parent's pointer). */
+/*
+ * A new task: copy_process() copied the parent's pointer. It gets counters
+ * of its own now if the accounting is on.
+ */
 static inline void task_io_stats_init(struct task_struct *tsk)
 {
 	tsk->io_stats = NULL;
+	if (static_branch_unlikely(&task_io_stats_key))
+		__task_io_stats_init(tsk);
 }
 
 bool task_io_stats_enabled(void);
+bool task_io_stats_set_enabled(bool on);
 void task_io_stats_exit_signal(struct task_struct *tsk);
 void task_io_stats_free(struct task_struct *tsk);
 void task_io_stats_free_signal(struct signal_struct *sig);

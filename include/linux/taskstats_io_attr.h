@@ -18,6 +18,7 @@ struct taskstats_io;
 
 void task_io_stats_export(struct taskstats_io *out,
 			  const struct task_io_stats *s);
+u64 taskstats_io_cgroup_id(struct task_struct *tsk);
 size_t taskstats_io_size(void);
 int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io);
 void taskstats_io_fill_task(struct taskstats_io *io, struct task_struct *tsk);

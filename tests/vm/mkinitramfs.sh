@@ -51,6 +51,8 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # The io-trace suite: util-linux losetup (--direct-io).
 programs+=(/sbin/losetup)
+# The taskstats suite: util-linux chrt (a SCHED_FIFO busy loop).
+programs+=(/usr/bin/chrt)
 # The io-bpftrace suite and the io-trace benchmark: bpftrace, only in their
 # guests (200 MiB of libraries).
 bpftrace=0

@@ -10,7 +10,13 @@
  *
  * The struct is versioned.  New fields are only ever added at the end,
  * with TASKSTATS_IO_VERSION bumped; a reader uses the fields that fit in
- * both the attribute length and the version it knows.
+ * both the attribute length and the version it knows.  Version 1 ends
+ * after wait_hist[]; version 2 adds cgroup_id.
+ *
+ * Command replies carry the attribute.  Exit messages carry it only to
+ * listeners that register with TASKSTATS_CMD_ATTR_IO beside
+ * TASKSTATS_CMD_ATTR_REGISTER_CPUMASK: the others get upstream's message,
+ * with nothing they do not know.
  */
 
 #ifndef _UAPI_LINUX_TASKSTATS_IO_H
@@ -18,7 +24,7 @@
 
 #include <linux/types.h>
 
-#define TASKSTATS_IO_VERSION	1
+#define TASKSTATS_IO_VERSION	2
 
 /* Indexes of taskstats_io.ops[] and taskstats_io.sectors[] */
 enum {
@@ -54,6 +60,17 @@ struct taskstats_io {
 	__u64	wait_max_ns;
 	__u64	wait_hist[TASKSTATS_IO_HIST_BUCKETS];
 	/* v1 end */
+
+	/* v2 begin */
+	/*
+	 * The task's cgroup in the cgroup v2 hierarchy: cgroup_id(), which
+	 * is the inode number of its directory under the cgroup2 mount (and
+	 * the handle name_to_handle_at() gives).  In a per-tgid record, the
+	 * cgroup of the thread the record was read from (the last thread,
+	 * in an exit message).  0 when the kernel has no cgroups.
+	 */
+	__u64	cgroup_id;
+	/* v2 end */
 };
 
 #endif /* _UAPI_LINUX_TASKSTATS_IO_H */

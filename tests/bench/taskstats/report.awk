@@ -59,7 +59,7 @@ function paired(row, a, b,    k, parts, r, x, y) {
 END {
 	printf "taskstats per-task I/O benchmark: patched kernel, one boot, medians of %d interleaved rounds\n", rounds
 	printf "fio 4k randread, psync, direct, 2 jobs on null_blk; accounting switched at run time\n"
-	printf "(/sys/module/taskstats_io/parameters/enabled)\n\n"
+	printf "(/proc/sys/kernel/task_io_stats)\n\n"
 	printf "ratio: of the medians of all measurements; paired: median over rounds of the\n"
 	printf "ratio within a round (measured A-B-B-A); n: measurements per configuration\n"
 	print_clock()

@@ -5,7 +5,7 @@
 # on the patched kernel). Everything is measured in one boot, interleaved:
 #
 # - fio 4k random reads on null_blk with the accounting on and off, switched
-#   at run time through /sys/module/taskstats_io/parameters/enabled (the
+#   at run time through /proc/sys/kernel/task_io_stats (the
 #   static key), in two null_blk modes: completion inline (the submission
 #   hook alone, CPU-bound) and by timer (tasks also sleep in io_schedule(),
 #   so the wait hooks run too);
@@ -39,7 +39,7 @@ RUNTIME=${BENCH_RUNTIME:-2}
 FORK_SECONDS=${BENCH_FORK_SECONDS:-2}
 AB_SLICE_MS=${BENCH_AB_SLICE_MS:-100}
 AB_PAIRS=${BENCH_AB_PAIRS:-100}
-PARAM=/sys/module/taskstats_io/parameters/enabled
+PARAM=/proc/sys/kernel/task_io_stats
 T=/tmp/bench-taskstats
 mkdir -p $T
 
@@ -54,8 +54,8 @@ acct() {
 	on) echo 1 >$PARAM ;;
 	off) echo 0 >$PARAM ;;
 	esac
-	_want=Y
-	[ "$1" = off ] && _want=N
+	_want=1
+	[ "$1" = off ] && _want=0
 	[ "$(cat $PARAM)" = $_want ] || bail "cannot switch the accounting $1"
 }
 
@@ -120,7 +120,7 @@ if echo maybe >$PARAM 2>/dev/null; then
 else
 	pass "a non-boolean value is refused"
 fi
-check_eq "a refused value leaves the accounting on" Y "$(cat $PARAM)"
+check_eq "a refused value leaves the accounting on" 1 "$(cat $PARAM)"
 
 r=1
 while [ $r -le "$ROUNDS" ]; do

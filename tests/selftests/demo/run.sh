@@ -33,6 +33,10 @@ shown() {
 
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load brd"
+# Both are off by default: per-task I/O accounting, and the generic
+# statistics layer's interface for new mapped devices.
+echo 1 >/proc/sys/kernel/task_io_stats || bail "cannot switch per-task I/O accounting on"
+echo 1 >/sys/module/dm_mod/parameters/statistic || bail "cannot give new devices statistics"
 dmsetup create --noudevsync "$DEV" \
 	--table "0 $SECTORS delay /dev/ram0 0 $RDELAY /dev/ram0 0 $WDELAY" ||
 	bail "cannot create the dm-delay device"

@@ -10,6 +10,10 @@
 . ../dm-stats/common.sh
 
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
+# Per-task I/O accounting is off by default: on for this suite only.
+TIS=/proc/sys/kernel/task_io_stats
+tis_was=$(cat $TIS)
+echo 1 >$TIS || bail "cannot switch per-task I/O accounting on"
 DEV=tdelay
 modprobe brd rd_nr=1 rd_size=32768 max_part=0 || bail "cannot load brd"
 dmsetup create --noudevsync "$DEV" --table "0 65536 delay /dev/ram0 0 20" ||
@@ -72,4 +76,5 @@ rm -rf "$tf"
 delete_all_regions "$DEV"
 dmsetup remove --noudevsync "$DEV"
 rmmod brd
+echo "$tis_was" >$TIS
 tap_finish

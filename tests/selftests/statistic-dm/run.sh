@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The device-mapper exploiter of the generic statistics layer: every mapped
-# device has an interface dm-<major>:<minor> with request sizes, latencies,
+# device created while dm_mod.statistic is on has an interface
+# dm-<major>:<minor> with request sizes, latencies,
 # I/Os in flight and throughput, all off until started. fio reads and writes
 # a dm-delay device (10 ms) over dm-zero while the data file is read, and
 # the statistics must account for exactly the I/O fio did. Latencies run
@@ -14,6 +15,16 @@ SECTORS=131072
 READS=400	# 4 KiB each
 WRITES=100	# 8 KiB each
 DEPTH=4
+
+# Off by default: a device created before dm_mod.statistic is switched on
+# has no interface.
+P=/sys/module/dm_mod/parameters/statistic
+check_eq "dm_mod.statistic: off by default" N "$(cat $P)"
+dmsetup create --noudevsync sdm-plain --table "0 8 zero" || bail "cannot create a dm-zero device"
+I_PLAIN=dm-$(dmsetup info -c --noheadings -o major,minor sdm-plain | tr -d ' ')
+check_eq "a device created while it is off has no interface" no \
+	"$([ -e "$STATS/$I_PLAIN" ] && echo yes || echo no)"
+echo 1 >$P || bail "cannot switch dm_mod.statistic on"
 
 dmsetup create --noudevsync sdm-zero --table "0 $SECTORS zero" ||
 	bail "cannot create the dm-zero device"
@@ -120,4 +131,8 @@ dmsetup remove sdm-zero
 check_eq "removing the device removes its interface" "no" \
 	"$([ -e "$D" ] && echo yes || echo no)"
 
+check_eq "the device made while it was off still has none" no \
+	"$([ -e "$STATS/$I_PLAIN" ] && echo yes || echo no)"
+dmsetup remove sdm-plain
+echo 0 >$P
 tap_finish

@@ -16,7 +16,11 @@ STATISTIC_PARAMS=/sys/module/statistic/parameters
 DM_STATISTIC_PARAM=/sys/module/dm_mod/parameters/statistic
 
 meminfo_bytes() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
-layer_bytes() { cat "$STATISTIC_PARAMS/current_allocated_bytes" 2>/dev/null || echo 0; }
+# What the statistics' data takes: the layer's own counter, and dm-stats'
+# (stats_current_allocated_bytes), which the dm interfaces charge.
+own_bytes() { cat "$STATISTIC_PARAMS/current_allocated_bytes" 2>/dev/null || echo 0; }
+dm_bytes() { cat /sys/module/dm_mod/parameters/stats_current_allocated_bytes 2>/dev/null || echo 0; }
+layer_bytes() { echo $(($(own_bytes) + $(dm_bytes))); }
 
 # pcpu_trace_setup: a tracing instance of our own for the per-CPU
 # allocations and frees, made before anything is measured (it allocates);
@@ -161,7 +165,7 @@ device_cost() {
 		done
 		_r=$((_r + 1))
 	done
-	[ $_mode = ab ] && echo 1 >"$DM_STATISTIC_PARAM"
+	[ $_mode = ab ] && echo 0 >"$DM_STATISTIC_PARAM"	# the default
 	slab_bytes /tmp/slab.after
 	_dirs=$(($(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-') - _dirs0))
 	_r=0

@@ -32,6 +32,10 @@ dmsetup create --noudevsync tsdelay --table "0 $SECTORS delay /dev/ram0 0 $DELAY
 	bail "cannot create the dm-delay device"
 [ -b $DEV ] || bail "$DEV is missing"
 echo 1 >/proc/sys/kernel/task_delayacct || bail "cannot enable delay accounting"
+# Per-task I/O accounting is off by default, as delay accounting is.
+S=/proc/sys/kernel/task_io_stats
+check_eq "switch: accounting off by default (kernel.task_io_stats)" 0 "$(cat $S 2>&1)"
+echo 1 >$S || bail "cannot enable per-task I/O accounting"
 
 # field FILE NAME N: the Nth word of the line of `iotally tasks -p/-t`
 # whose first word is NAME.
@@ -162,27 +166,30 @@ check_ops "brd" $T/brd.txt read 5 40
 check_eq "brd: synchronous device, no waits" 0 "$(field $T/brd.txt wait 3)"
 stop_load
 
+# ---------------------------------------------------------------- semantics
+. ./semantics.sh
+
 # ---------------------------------------------------------------- the switch
-# taskstats_io.enabled turns the accounting off and on at run time (a
+# kernel.task_io_stats turns the accounting off and on at run time (a
 # static key): I/O done while it is off is not counted, a bad value is
 # refused and changes nothing.
-P=/sys/module/taskstats_io/parameters/enabled
-check_eq "switch: accounting on by default" Y "$(cat $P)"
-echo 0 >$P
-check_eq "switch: off at run time" N "$(cat $P)"
+echo 0 >$S
+check_eq "switch: off at run time" 0 "$(cat $S)"
 start_load /dev/ram0 0 5 4096 0 0 0
 check_ok "query pid, accounting off" iotally tasks -p $loadpid
 echo "$out" >$T/off.txt
 check_ops "accounting off" $T/off.txt read 0 0
 stop_load
-if echo maybe >$P 2>/dev/null; then
-	fail "switch: a non-boolean value is refused" "the write succeeded"
-else
-	pass "switch: a non-boolean value is refused"
-fi
-check_eq "switch: a refused value changes nothing" N "$(cat $P)"
-echo 1 >$P
-check_eq "switch: back on" Y "$(cat $P)"
+for bad in maybe 2; do
+	if echo $bad >$S 2>/dev/null; then
+		fail "switch: '$bad' is refused" "the write succeeded"
+	else
+		pass "switch: '$bad' is refused"
+	fi
+done
+check_eq "switch: a refused value changes nothing" 0 "$(cat $S)"
+echo 1 >$S
+check_eq "switch: back on" 1 "$(cat $S)"
 start_load /dev/ram0 0 3 4096 0 0 0
 check_ok "query pid, accounting back on" iotally tasks -p $loadpid
 echo "$out" >$T/on.txt

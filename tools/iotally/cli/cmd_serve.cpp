@@ -15,6 +15,7 @@
 #include "app.hpp"
 #include "block_devices.hpp"
 #include "iotally/atomic_file.hpp"
+#include "iotally/cgroup_sampler.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
 #include "iotally/http_server.hpp"
@@ -91,7 +92,8 @@ void register_serve(Registry& r) {
         std::string listen = fmt::format("127.0.0.1:{}", default_serve_port);
         std::string program_id, textfile, name = "iotally.prom", tasks_by = "bytes";
         std::vector<std::string> statistics;
-        bool areas = false;
+        bool areas = false, cgroups = false;
+        CgroupOptions cgroup;
         double interval = 15;
         std::uint64_t count = 0;
         std::size_t tasks = 0, threads = 2;
@@ -136,6 +138,18 @@ void register_serve(Registry& r) {
     sub->add_option("--statistics", a->statistics,
                     "Generic statistics layer family: this debugfs interface (repeatable)")
         ->type_name("IFACE");
+    sub->add_flag("--cgroups", a->cgroups,
+                  "Per-cgroup I/O families: taskstats per cgroup v2 path, io.stat beside");
+    sub->add_option("--cgroup-depth", a->cgroup.depth, "With --cgroups: path components kept")
+        ->type_name("N")
+        ->capture_default_str();
+    sub->add_option("--cgroup-max", a->cgroup.max_series,
+                    "With --cgroups: cgroups of their own, the rest in cgroup=\"__overflow__\"")
+        ->type_name("N")
+        ->capture_default_str();
+    sub->add_option("--cgroup-root", a->cgroup.root, "With --cgroups: the cgroup2 mount")
+        ->type_name("DIR")
+        ->capture_default_str();
     sub->add_option("--threads", a->threads, "Requests served at once")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, std::size_t{16}))
@@ -161,6 +175,8 @@ void register_serve(Registry& r) {
         if (a->tasks)
             exporter.add_collector(make_task_collector(
                 a->tasks, a->tasks_by == "wait" ? TaskRank::wait : TaskRank::bytes));
+        if (a->cgroups)
+            exporter.add_collector(make_cgroup_collector(a->cgroup));
         if (!a->statistics.empty())
             exporter.add_collector(
                 make_statistics_collector(ctx.debugfs + "/statistics", a->statistics));

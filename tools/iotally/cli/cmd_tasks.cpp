@@ -20,6 +20,7 @@
 
 #include "app.hpp"
 #include "document.hpp"
+#include "iotally/cgroup_sampler.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
 #include "output.hpp"
@@ -62,6 +63,8 @@ void print_record_table(std::ostream& out, const TaskRecord& r) {
         t.add({"wait", fmt::format("count {} total_ns {} max_ns {}", io.wait_count,
                                    io.wait_total_ns, io.wait_max_ns)});
         t.add({"wait_hist", task_wait_hist_text(io)});
+        if (io.version >= 2)
+            t.add({"cgroup_id", std::to_string(io.cgroup_id)});
     } else {
         t.add({"io", "absent (kernel without CONFIG_TASK_IO_STATS)"});
     }
@@ -304,6 +307,99 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     *ctx.out << t.render();
 }
 
+// The upper bound, in ns, of the bucket that holds the q-quantile wait.
+std::uint64_t quantile_bound_ns(const TaskIo& io, double q) {
+    std::uint64_t total = 0, seen = 0;
+    for (auto c : io.wait_hist)
+        total += c;
+    if (total == 0)
+        return 0;
+    for (std::size_t b = 0; b < io.wait_hist.size(); b++) {
+        seen += io.wait_hist[b];
+        if (static_cast<double>(seen) >= q * static_cast<double>(total))
+            return b + 1 < io.wait_hist.size() ? io.bucket_low_ns(b + 1) : io.wait_max_ns;
+    }
+    return io.wait_max_ns;
+}
+
+TaskIo minus(const TaskIo& a, const TaskIo* b) {
+    TaskIo d = a;
+    if (!b)
+        return d;
+    for (std::size_t i = 0; i < TaskIo::nr_ops; i++) {
+        d.ops[i] -= std::min(d.ops[i], b->ops[i]);
+        d.sectors[i] -= std::min(d.sectors[i], b->sectors[i]);
+    }
+    d.wait_count -= std::min(d.wait_count, b->wait_count);
+    d.wait_total_ns -= std::min(d.wait_total_ns, b->wait_total_ns);
+    for (std::size_t i = 0; i < TaskIo::nr_buckets; i++)
+        d.wait_hist[i] -= std::min(d.wait_hist[i], b->wait_hist[i]);
+    return d;
+}
+
+// tasks --cgroup: what each cgroup's processes, running or exited, did
+// over the interval.
+void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
+    CgroupSampler sampler(o);
+    sampler.start();
+    auto before = sampler.sample();
+    ctx.sleep(interval);
+    auto after = sampler.sample();
+    struct Row {
+        std::string cgroup;
+        TaskIo io;
+        std::uint64_t ops = 0;
+    };
+    std::vector<Row> rows;
+    for (const auto& [path, io] : after) {
+        auto it = before.find(path);
+        Row r{path, minus(io, it == before.end() ? nullptr : &it->second)};
+        for (int op = 0; op < TaskIo::nr_ops; op++)
+            r.ops += r.io.ops[op];
+        if (r.ops || r.io.wait_count)
+            rows.push_back(std::move(r));
+    }
+    if (json) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& r : rows) {
+            nlohmann::json hist = nlohmann::json::array();
+            for (std::size_t b = 0; b < r.io.wait_hist.size(); b++)
+                if (r.io.wait_hist[b])
+                    hist.push_back({{"bucket", b},
+                                    {"low_ns", r.io.bucket_low_ns(b)},
+                                    {"count", r.io.wait_hist[b]}});
+            j.push_back({{"cgroup", r.cgroup},
+                         {"read_bytes", r.io.sectors[TaskIo::read] * 512},
+                         {"write_bytes", r.io.sectors[TaskIo::write] * 512},
+                         {"ops", r.ops},
+                         {"waits", r.io.wait_count},
+                         {"wait_ns", r.io.wait_total_ns},
+                         {"wait_histogram", hist}});
+        }
+        auto doc = json_document("tasks");
+        add_timestamp(doc, ctx.realtime_ns());
+        doc["interval_s"] = interval;
+        doc["units"] = {{"read_bytes", "bytes"}, {"write_bytes", "bytes"}, {"wait_ns", "ns"}};
+        doc["cgroups"] = j;
+        doc["exits"] = sampler.exits();
+        doc["lost_messages"] = sampler.lost_messages();
+        doc["unaccounted_exits"] = sampler.unaccounted_exits();
+        *ctx.out << doc.dump() << "\n";
+        return;
+    }
+    Table t({"<CGROUP", "READ_B", "WRITE_B", "OPS", "WAITS", "WAIT_MS", "P50_MS", "P99_MS"});
+    auto ms = [](std::uint64_t ns) { return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6); };
+    for (const auto& r : rows)
+        t.add({r.cgroup, std::to_string(r.io.sectors[TaskIo::read] * 512),
+               std::to_string(r.io.sectors[TaskIo::write] * 512), std::to_string(r.ops),
+               std::to_string(r.io.wait_count), ms(r.io.wait_total_ns),
+               ms(quantile_bound_ns(r.io, 0.5)), ms(quantile_bound_ns(r.io, 0.99))});
+    *ctx.out << t.render();
+    if (sampler.lost_messages() || sampler.unaccounted_exits())
+        *ctx.err << fmt::format("tasks --cgroup: {} exit messages lost, {} exits unaccounted\n",
+                                sampler.lost_messages(), sampler.unaccounted_exits());
+}
+
 }  // namespace
 
 void register_tasks(Registry& r) {
@@ -322,14 +418,29 @@ void register_tasks(Registry& r) {
     auto* m =
         sub->add_option("-m,--cpumask", lo->cpumask, "Listen for exits on these CPUs (e.g. 0-3,7)");
     auto* top_flag = sub->add_flag("--top", *top_on, "Tasks doing the most I/O over an interval");
-    p->excludes(t)->excludes(m)->excludes(top_flag);
-    t->excludes(m)->excludes(top_flag);
-    m->excludes(top_flag);
+    auto cg_on = std::make_shared<bool>(false);
+    auto cg = std::make_shared<CgroupOptions>();
+    auto* cg_flag = sub->add_flag(
+        "--cgroup", *cg_on, "I/O per cgroup v2 cgroup over an interval, exited tasks included");
+    p->excludes(t)->excludes(m)->excludes(top_flag)->excludes(cg_flag);
+    t->excludes(m)->excludes(top_flag)->excludes(cg_flag);
+    m->excludes(top_flag)->excludes(cg_flag);
+    top_flag->excludes(cg_flag);
+    sub->add_option("--cgroup-depth", cg->depth, "With --cgroup: path components kept")
+        ->type_name("N")
+        ->capture_default_str();
+    sub->add_option("--cgroup-max", cg->max_series,
+                    "With --cgroup: cgroups of their own; the rest are summed in __overflow__")
+        ->type_name("N")
+        ->capture_default_str();
+    sub->add_option("--cgroup-root", cg->root, "With --cgroup: the cgroup2 mount")
+        ->type_name("DIR")
+        ->capture_default_str();
     sub->add_option("-w,--write", lo->file, "With -m: also write records to FILE (JSON lines)");
     sub->add_option("-r,--rcvbuf", lo->rcvbuf, "With -m: receive buffer size in bytes");
     sub->add_option("-c,--count", lo->count, "With -m: stop after this many pid records");
     sub->add_option("--duration", lo->duration, "With -m: stop after this many seconds");
-    sub->add_option("-i,--interval", *interval, "With --top: interval (1, 500ms, 2s)")
+    sub->add_option("-i,--interval", *interval, "With --top or --cgroup: interval (1, 500ms, 2s)")
         ->capture_default_str();
     sub->add_option("--by", *by, "With --top: bytes, ops or wait")->capture_default_str();
     sub->add_option("-n,--limit", *limit, "With --top: rows")->capture_default_str();
@@ -351,8 +462,11 @@ void register_tasks(Registry& r) {
             listen(ctx, json, *lo);
         } else if (*top_on) {
             top(ctx, json, parse_interval_s(*interval), *by, *limit);
+        } else if (*cg_on) {
+            cgroups(ctx, json, parse_interval_s(*interval), *cg);
         } else {
-            throw Error(ErrorKind::usage, "tasks: give -p PID, -t TGID, -m CPUMASK or --top");
+            throw Error(ErrorKind::usage,
+                        "tasks: give -p PID, -t TGID, -m CPUMASK, --top or --cgroup");
         }
     });
 }

@@ -47,13 +47,16 @@ nlohmann::json io_json(const TaskIo& io) {
         if (io.wait_hist[b])
             hist.push_back(
                 {{"bucket", b}, {"low_ns", io.bucket_low_ns(b)}, {"count", io.wait_hist[b]}});
-    return {{"version", io.version},
-            {"ops", ops},
-            {"wait",
-             {{"count", io.wait_count},
-              {"total_ns", io.wait_total_ns},
-              {"max_ns", io.wait_max_ns},
-              {"histogram", hist}}}};
+    nlohmann::json j = {{"version", io.version},
+                        {"ops", ops},
+                        {"wait",
+                         {{"count", io.wait_count},
+                          {"total_ns", io.wait_total_ns},
+                          {"max_ns", io.wait_max_ns},
+                          {"histogram", hist}}}};
+    if (io.version >= 2)
+        j["cgroup_id"] = io.cgroup_id;
+    return j;
 }
 
 }  // namespace

@@ -97,10 +97,10 @@ _iotally()
     report) opts="-x -t -y -N -c -d --cpu --devices --partitions --interval --count --fields --sort --select --select-mode --level --program-id --max --top --csv --qd-sample" ;;
     histogram) opts="--group --area --interval" ;;
     top) opts="--interval --count --sort --select --max --program-id" ;;
-    tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit" ;;
+    tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit --cgroup --cgroup-depth --cgroup-max --cgroup-root" ;;
     snoop) opts="--device --file --pid --min-latency --summary --waits --duration --count --buffer-kb" ;;
     export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id --select --select-mode --max" ;;
-    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --statistics --threads" ;;
+    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --cgroups --cgroup-depth --cgroup-max --cgroup-root --statistics --threads" ;;
     stat)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))
@@ -114,6 +114,10 @@ _iotally()
         return ;;
     esac
 
+    if [[ $cmd == @(serve|tasks) && $prev == --cgroup-root ]]; then
+        _iotally_files -d
+        return
+    fi
     if [[ $cmd == serve ]]; then
         case $prev in
         --textfile) _iotally_files -d; return ;;

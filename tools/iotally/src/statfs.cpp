@@ -96,35 +96,6 @@ void check_value(const AttrRule& rule, std::string_view value) {
     throw Error(ErrorKind::usage, fmt::format("{}={}: expected one of {}", rule.key, value, list));
 }
 
-[[noreturn]] void io_error(const std::string& what, int err) {
-    if (err == EACCES || err == EPERM)
-        throw Error(ErrorKind::permission,
-                    fmt::format("{}: permission denied (debugfs needs root)", what));
-    if (err == ENOENT)
-        throw Error(ErrorKind::no_device, fmt::format("{}: no such statistics interface", what));
-    throw Error(kind_from_errno(err), fmt::format("{}: {}", what, std::strerror(err)));
-}
-
-std::string read_all(const std::string& path) {
-    detail::FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd)
-        io_error(path, errno);
-    std::string out;
-    std::array<char, 65536> buf;
-    while (true) {
-        ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            io_error(path, errno);
-        }
-        if (n == 0)
-            break;
-        out.append(buf.data(), static_cast<std::size_t>(n));
-    }
-    return out;
-}
-
 void check_iface_name(const std::string& iface) {
     if (iface.empty() || iface == "." || iface == ".." || iface.find('/') != std::string::npos)
         throw Error(ErrorKind::usage, fmt::format("invalid statistics interface '{}'", iface));
@@ -329,6 +300,66 @@ std::string build_definition_write(const std::optional<std::string>& name,
     return line + "\n";
 }
 
+std::string parse_lockdown(std::string_view text) {
+    auto open = text.find('[');
+    auto close = text.find(']', open);
+    if (open == std::string_view::npos || close == std::string_view::npos)
+        return "";
+    auto mode = std::string(text.substr(open + 1, close - open - 1));
+    return mode == "none" ? "" : mode;
+}
+
+namespace {
+
+// The lockdown mode, or "" when the kernel is not locked down or does not
+// say (no lockdown LSM, securityfs not mounted).
+std::string lockdown_mode(const std::string& path) {
+    detail::FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd)
+        return "";
+    std::array<char, 256> buf{};
+    ssize_t n = ::read(fd.get(), buf.data(), buf.size() - 1);
+    return n > 0 ? parse_lockdown(std::string_view(buf.data(), static_cast<std::size_t>(n))) : "";
+}
+
+}  // namespace
+
+void StatFs::io_error(const std::string& what, int err) const {
+    if (err == EACCES || err == EPERM || err == ENOENT) {
+        if (auto mode = lockdown_mode(lockdown_); !mode.empty())
+            throw Error(ErrorKind::unsupported,
+                        fmt::format("{}: the kernel is locked down ({}): debugfs files cannot be "
+                                    "written, so the statistics layer is off",
+                                    what, mode));
+    }
+    if (err == EACCES || err == EPERM)
+        throw Error(ErrorKind::permission,
+                    fmt::format("{}: permission denied (debugfs needs root)", what));
+    if (err == ENOENT)
+        throw Error(ErrorKind::no_device, fmt::format("{}: no such statistics interface", what));
+    throw Error(kind_from_errno(err), fmt::format("{}: {}", what, std::strerror(err)));
+}
+
+std::string StatFs::read_all(const std::string& path) const {
+    detail::FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd)
+        io_error(path, errno);
+    std::string out;
+    std::array<char, 65536> buf;
+    while (true) {
+        ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            io_error(path, errno);
+        }
+        if (n == 0)
+            break;
+        out.append(buf.data(), static_cast<std::size_t>(n));
+    }
+    return out;
+}
+
 std::string StatFs::path(const std::string& iface, const char* file) const {
     check_iface_name(iface);
     return fmt::format("{}/{}/{}", root_, iface, file);
@@ -338,7 +369,7 @@ std::vector<std::string> StatFs::interfaces() const {
     std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(root_.c_str()), ::closedir);
     if (!dir) {
         int err = errno;
-        if (err == ENOENT)
+        if (err == ENOENT && lockdown_mode(lockdown_).empty())
             throw Error(ErrorKind::unsupported,
                         fmt::format("{} does not exist: debugfs is not mounted or the kernel has "
                                     "no statistics layer",

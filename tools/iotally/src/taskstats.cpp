@@ -23,12 +23,16 @@ namespace iotally {
 
 static_assert(TASKSTATS_TYPE_NULL + 1 == taskstats_type_io,
               "TASKSTATS_TYPE_IO follows TASKSTATS_TYPE_NULL");
+static_assert(TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK + 1 == taskstats_cmd_attr_io,
+              "TASKSTATS_CMD_ATTR_IO follows TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK");
 
 namespace {
 
 // Byte offsets of struct taskstats_io version 1 (include/uapi/linux/taskstats_io.h).
 constexpr std::size_t io_header = 8;
 constexpr std::size_t io_v1_size = io_header + 8 * (2 * TaskIo::nr_ops + 3 + TaskIo::nr_buckets);
+// Version 2 adds the cgroup id.
+constexpr std::size_t io_v2_size = io_v1_size + 8;
 
 std::uint64_t load_u64(const unsigned char* p) {
     std::uint64_t v;
@@ -151,6 +155,8 @@ TaskIo parse_io(const void* data, std::size_t len) {
         v = load_u64(q);
         q += 8;
     }
+    if (io.version >= 2 && len >= io_v2_size)
+        io.cgroup_id = load_u64(q);
     return io;
 }
 
@@ -227,13 +233,14 @@ struct TaskstatsClient::Impl {
     std::vector<unsigned char> buf = std::vector<unsigned char>(1 << 16);
     std::vector<std::vector<unsigned char>> stash;  // exit messages seen while waiting for an ack
 
-    void send(int attr, const void* data, std::size_t len, bool ack) {
+    void send(int attr, const void* data, std::size_t len, bool ack, int flag_attr = 0) {
         std::unique_ptr<nl_msg, MsgFree> msg(nlmsg_alloc());
         if (!msg)
             throw Error(ErrorKind::failed, "out of memory for a netlink message");
         if (!genlmsg_put(msg.get(), NL_AUTO_PORT, seq, family, 0, ack ? NLM_F_ACK : 0,
                          TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION) ||
-            nla_put(msg.get(), attr, static_cast<int>(len), data) < 0)
+            nla_put(msg.get(), attr, static_cast<int>(len), data) < 0 ||
+            (flag_attr && nla_put_flag(msg.get(), flag_attr) < 0))
             throw Error(ErrorKind::failed, "netlink message too large");
         nl_complete_msg(sock.get(), msg.get());
         nlmsg_hdr(msg.get())->nlmsg_seq = seq;
@@ -401,7 +408,9 @@ void TaskstatsClient::set_rcvbuf(int bytes) {
 void TaskstatsClient::cpumask_cmd(int attr, const std::string& cpulist) {
     Impl& im = *impl_;
     ++im.seq;
-    im.send(attr, cpulist.c_str(), cpulist.size() + 1, true);
+    // Registered listeners ask for TASKSTATS_TYPE_IO in exit messages.
+    im.send(attr, cpulist.c_str(), cpulist.size() + 1, true,
+            attr == TASKSTATS_CMD_ATTR_REGISTER_CPUMASK ? taskstats_cmd_attr_io : 0);
     await_reply([&](const nlmsghdr* nlh) {
         if (nlh->nlmsg_type == NLMSG_ERROR && nlh->nlmsg_seq == im.seq) {
             const auto* e = static_cast<const nlmsgerr*>(nlmsg_data(nlh));

@@ -3,14 +3,14 @@
 # Every query of the Grafana dashboard names only metrics that iotally serve
 # exports: the metric names in each PromQL expression (identifiers followed by
 # '{' or '[' or standing alone, minus PromQL functions and keywords) must be
-# samples of the families in a scrape (argv[2], OpenMetrics from the tests'
-# fake devices). Exit 0 if so, 1 with the offenders.
+# samples of the families in the scrapes (argv[2:], OpenMetrics from the
+# tests' fake devices and fake cgroups). Exit 0 if so, 1 with the offenders.
 import json
 import re
 import sys
 
 dashboard = json.load(open(sys.argv[1]))
-scrape = open(sys.argv[2]).read()
+scrape = "".join(open(f).read() for f in sys.argv[2:])
 exported = set()
 for line in scrape.splitlines():
     if line.startswith("#") or not line:

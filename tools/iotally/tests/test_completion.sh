@@ -39,6 +39,8 @@ expect "--summary" iotally snoop --su
 expect "serve" iotally ser
 expect "--tasks --tasks-by" iotally serve --task
 expect "bytes wait" iotally serve --tasks-by ""
+expect "--cgroups --cgroup-depth --cgroup-max --cgroup-root" iotally serve --cgr
+expect "--cgroup --cgroup-depth --cgroup-max --cgroup-root" iotally tasks --cg
 expect "--select --select-mode" iotally serve --sel
 expect "add only remove add-only" iotally serve --select-mode ""
 expect "name= target= driver= uuid= lv=" iotally serve --select ""

@@ -191,5 +191,40 @@ TEST(StatFs, Files) {
     }
 }
 
+TEST(StatFs, ParseLockdown) {
+    EXPECT_EQ(parse_lockdown("[none] integrity confidentiality\n"), "");
+    EXPECT_EQ(parse_lockdown("none [integrity] confidentiality\n"), "integrity");
+    EXPECT_EQ(parse_lockdown("none integrity [confidentiality]\n"), "confidentiality");
+    EXPECT_EQ(parse_lockdown(""), "");
+}
+
+// A locked-down kernel keeps the layer closed: every error says so.
+TEST(StatFs, LockedDown) {
+    test::TempDir dir;
+    dir.write("lockdown", "none [integrity] confidentiality\n");
+    dir.write("stats/dm-0/data", "");
+    auto expect_lockdown = [](auto&& f) {
+        try {
+            f();
+            FAIL();
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+            EXPECT_NE(std::string(e.what()).find("locked down (integrity)"), std::string::npos)
+                << e.what();
+        }
+    };
+    expect_lockdown([&] { StatFs(dir.path() + "/nope", dir.path() + "/lockdown").interfaces(); });
+    StatFs fs(dir.path() + "/stats", dir.path() + "/lockdown");
+    expect_lockdown([&] { fs.read_definition("dm-0"); });
+    // not locked down: the usual errors
+    dir.write("open", "[none] integrity confidentiality\n");
+    try {
+        StatFs(dir.path() + "/stats", dir.path() + "/open").read_definition("dm-0");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::no_device);
+    }
+}
+
 }  // namespace
 }  // namespace iotally

@@ -12,6 +12,11 @@
 namespace iotally {
 
 inline constexpr std::string_view statfs_default_root = "/sys/kernel/debug/statistics";
+inline constexpr std::string_view lockdown_default_path = "/sys/kernel/security/lockdown";
+
+// The kernel's lockdown mode, from the text of /sys/kernel/security/lockdown
+// ("none [integrity] confidentiality"): the word in brackets, or "" if none.
+std::string parse_lockdown(std::string_view text);
 
 struct StatDefinition {
     std::string name;
@@ -63,7 +68,12 @@ std::pair<std::string, std::string> parse_assignment(std::string_view word);
 
 class StatFs {
   public:
-    explicit StatFs(std::string root = std::string(statfs_default_root)) : root_(std::move(root)) {}
+    // `lockdown`: where the kernel shows its lockdown mode. A locked-down
+    // kernel keeps the layer closed (no directory, no writable files), and
+    // the errors say so.
+    explicit StatFs(std::string root = std::string(statfs_default_root),
+                    std::string lockdown = std::string(lockdown_default_path))
+        : root_(std::move(root)), lockdown_(std::move(lockdown)) {}
     const std::string& root() const { return root_; }
     std::vector<std::string> interfaces() const;
     std::string read_definition(const std::string& iface) const;
@@ -73,7 +83,10 @@ class StatFs {
 
   private:
     std::string path(const std::string& iface, const char* file) const;
+    std::string read_all(const std::string& path) const;
+    [[noreturn]] void io_error(const std::string& what, int err) const;
     std::string root_;
+    std::string lockdown_;
 };
 
 }  // namespace iotally

@@ -48,7 +48,7 @@ struct TaskstatsClassic {
     std::uint64_t nivcsw = 0;
 };
 
-// The TASKSTATS_TYPE_IO payload (struct taskstats_io, version 1).
+// The TASKSTATS_TYPE_IO payload (struct taskstats_io, version 1 or 2).
 struct TaskIo {
     enum Op { read = 0, write, discard, flush, nr_ops };
     static constexpr std::size_t nr_buckets = 24;
@@ -60,6 +60,9 @@ struct TaskIo {
     std::uint64_t wait_total_ns = 0;
     std::uint64_t wait_max_ns = 0;
     std::array<std::uint64_t, nr_buckets> wait_hist{};
+    // Version 2: the task's cgroup v2 id (the inode number of its cgroup's
+    // directory); 0 from a version 1 kernel or one without cgroups.
+    std::uint64_t cgroup_id = 0;
 
     // Lower bound of bucket b, in ns (0 for bucket 0).
     std::uint64_t bucket_low_ns(std::size_t b) const;
@@ -76,6 +79,10 @@ struct TaskRecord {
 
 // The attribute number of TASKSTATS_TYPE_IO (right after TASKSTATS_TYPE_NULL).
 inline constexpr int taskstats_type_io = 7;
+// The flag a listener registers with to receive TASKSTATS_TYPE_IO in exit
+// messages (TASKSTATS_CMD_ATTR_IO, after ..._DEREGISTER_CPUMASK). Kernels
+// without it ignore it.
+inline constexpr int taskstats_cmd_attr_io = 5;
 
 // Parses one TASKSTATS_CMD_NEW message (a reply or an exit message): its
 // AGGR_PID and AGGR_TGID nests, in order. Unknown attributes are skipped;

@@ -1,0 +1,210 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Block I/O per cgroup (Documentation/iotally.rst, "tasks --cgroup";
+# Documentation/iotally-exporter.rst, "serve --cgroups").
+#
+# Two cgroups each run an fio job on their own dm-delay device over brd:
+# /fast on a 5 ms delay (reads), /slow on a 20 ms one (writes). brd never
+# makes a task wait; dm-delay does, so every I/O is one wait of about the
+# delay. `iotally serve --cgroups` is scraped over HTTP:
+#   - each cgroup's bytes agree with what fio says it moved, within 2 %;
+#   - each cgroup's median wait is in its delay's log2 bucket;
+#   - a dd in a third cgroup, started after one scrape and gone before the
+#     next, is in the next (its exit record names its cgroup);
+#   - the kernel's io.stat of each cgroup is beside it, per device;
+#   - the exit listener lost nothing, and says so.
+# Then `iotally tasks --cgroup` over an interval, the depth limit and the
+# cardinality cap, and bad options.
+. ../lib.sh
+
+for p in iotally fio wget; do
+	command -v "$p" >/dev/null || bail "$p is not in the guest"
+done
+
+PORT=9864
+SECTORS=65536 # 32 MiB per device
+CG=/sys/fs/cgroup
+T=/tmp/cgroup-io
+mkdir -p $T
+
+mounted_cg=
+if ! grep -q " $CG cgroup2 " /proc/mounts; then
+	mount -t cgroup2 none $CG || bail "cannot mount cgroup2"
+	mounted_cg=1
+fi
+echo +io >$CG/cgroup.subtree_control || bail "cannot enable the io controller"
+for g in fast slow short; do
+	mkdir -p $CG/$g || bail "mkdir $CG/$g"
+done
+ip link set lo up || bail "cannot bring up loopback"
+modprobe brd rd_nr=2 rd_size=$((SECTORS / 2)) max_part=0 || bail "modprobe brd"
+modprobe dm-delay 2>/dev/null
+dmsetup create --noudevsync cgfast --table "0 $SECTORS delay /dev/ram0 0 5" ||
+	bail "cannot create the 5 ms device"
+dmsetup create --noudevsync cgslow --table "0 $SECTORS delay /dev/ram1 0 20" ||
+	bail "cannot create the 20 ms device"
+# kernel_name DM_NAME: the device's kernel name (dm-N), as io.stat's device
+# label has it.
+kernel_name() {
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dm/name")" = "$1" ] && basename "$_d"
+	done
+}
+fastdev=$(kernel_name cgfast)
+slowdev=$(kernel_name cgslow)
+{ [ -n "$fastdev" ] && [ -n "$slowdev" ]; } || bail "no kernel names for the dm devices"
+
+# in_cgroup NAME CMD...: CMD in cgroup NAME (it moves itself, then execs).
+in_cgroup() {
+	_g=$1
+	shift
+	sh -c 'echo $$ >'"$CG/$_g"'/cgroup.procs && exec "$@"' sh "$@"
+}
+
+# scrape FILE: one GET /metrics.
+scrape() { wget -q -O "$1" "http://127.0.0.1:$PORT/metrics"; }
+
+# value FILE METRIC LABELS: the sample's value ("" if absent).
+value() {
+	if [ -n "$3" ]; then _want="$2{$3}"; else _want=$2; fi
+	awk -v want="$_want" '$1 == want { print $2 }' "$1"
+}
+
+# p50_le FILE CGROUP: the upper bound of the bucket holding the median wait.
+p50_le() {
+	awk -v cg="$2" '
+		index($0, "iotally_cgroup_io_wait_seconds_bucket{cgroup=\"" cg "\",le=\"") == 1 {
+			le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
+			n++; les[n] = le; cum[n] = $2
+		}
+		END {
+			if (!n) exit
+			total = cum[n]
+			for (i = 1; i <= n; i++)
+				if (cum[i] * 2 >= total) { print les[i]; exit }
+		}' "$1"
+}
+
+# within_2pct A B: |A - B| <= 2 % of B
+within_2pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 50 <= b) }'
+}
+
+# fio_bytes JSONFILE read|write: io_bytes fio reports for the direction.
+fio_bytes() {
+	tr -d '\n' <"$1" | sed -n 's/.*"'"$2"'" *: *{ *"io_bytes" *: *\([0-9]*\).*/\1/p'
+}
+
+iotally serve --cgroups --listen 127.0.0.1:$PORT 2>$T/serve.err &
+serve_pid=$!
+_i=0
+until scrape $T/s0.txt 2>/dev/null; do
+	_i=$((_i + 1))
+	[ $_i -le 60 ] || bail "iotally serve --cgroups did not answer: $(cat $T/serve.err)"
+	sleep 1
+done
+pass "serve --cgroups answers"
+
+# --- a short-lived dd between two scrapes ---------------------------------
+scrape $T/s1.txt
+in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=16 \
+	oflag=direct status=none || fail "dd in /short"
+scrape $T/s2.txt
+check_eq "no /short series before its dd" "" "$(value $T/s1.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')"
+check_eq "dd that exited between scrapes: its bytes in /short" 1048576 \
+	"$(value $T/s2.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')"
+check_eq "dd: its 16 writes in /short" 16 \
+	"$(value $T/s2.txt iotally_cgroup_writes_total 'cgroup="/short"')"
+check_cmp "exits counted" -ge "$(value $T/s2.txt iotally_cgroup_exits_total '')" 1
+
+# --- two fio jobs, two cgroups, two delays --------------------------------
+fio_args="--ioengine=psync --direct=1 --bs=64k --size=8m --output-format=json"
+# shellcheck disable=SC2086 # $fio_args is a list of words
+in_cgroup fast fio --name=fast --filename=/dev/mapper/cgfast --rw=read $fio_args \
+	>$T/fio-fast.json 2>$T/fio-fast.err &
+fast_pid=$!
+# shellcheck disable=SC2086
+in_cgroup slow fio --name=slow --filename=/dev/mapper/cgslow --rw=write $fio_args \
+	>$T/fio-slow.json 2>$T/fio-slow.err &
+slow_pid=$!
+wait $fast_pid || fail "fio in /fast: $(cat $T/fio-fast.err)"
+wait $slow_pid || fail "fio in /slow: $(cat $T/fio-slow.err)"
+scrape $T/s3.txt
+
+fast_fio=$(fio_bytes $T/fio-fast.json read)
+slow_fio=$(fio_bytes $T/fio-slow.json write)
+fast_read=$(value $T/s3.txt iotally_cgroup_read_bytes_total 'cgroup="/fast"')
+slow_written=$(value $T/s3.txt iotally_cgroup_written_bytes_total 'cgroup="/slow"')
+echo "# fio: /fast read $fast_fio, /slow wrote $slow_fio; iotally: $fast_read, $slow_written"
+if within_2pct "${fast_read:-0}" "${fast_fio:-0}"; then pass "/fast: read bytes agree with fio's within 2 %"
+else fail "/fast: read bytes agree with fio's within 2 % (iotally ${fast_read:-none}, fio ${fast_fio:-none})"; fi
+if within_2pct "${slow_written:-0}" "${slow_fio:-0}"; then pass "/slow: written bytes agree with fio's within 2 %"
+else fail "/slow: written bytes agree with fio's within 2 % (iotally ${slow_written:-none}, fio ${slow_fio:-none})"; fi
+check_eq "/fast wrote nothing" 0 "$(value $T/s3.txt iotally_cgroup_written_bytes_total 'cgroup="/fast"')"
+check_eq "/slow read nothing" 0 "$(value $T/s3.txt iotally_cgroup_read_bytes_total 'cgroup="/slow"')"
+
+# Bucket b holds waits in [2^(b+9), 2^(b+10)) ns: 5 ms is in bucket 13
+# (up to 8.39 ms), 20 ms in bucket 15 (16.8 to 33.6 ms).
+grep '^iotally_cgroup_io_wait_seconds_bucket{cgroup="/\(fast\|slow\)"' $T/s3.txt | sed 's/^/# /'
+check_eq "/fast: p50 wait in the 5 ms bucket" 0.008388608 "$(p50_le $T/s3.txt /fast)"
+check_eq "/slow: p50 wait in the 20 ms bucket" 0.033554432 "$(p50_le $T/s3.txt /slow)"
+
+# The kernel's io.stat beside it, per device.
+sed 's/^/# fast io.stat: /' $CG/fast/io.stat
+io_fast=$(value $T/s3.txt iotally_cgroup_device_read_bytes_total "cgroup=\"/fast\",device=\"$fastdev\"")
+if within_2pct "${io_fast:-0}" "${fast_fio:-0}"; then pass "/fast: io.stat of $fastdev beside it, agreeing with fio"
+else fail "/fast: io.stat of $fastdev beside it, agreeing with fio (${io_fast:-none})"; fi
+io_slow=$(value $T/s3.txt iotally_cgroup_device_written_bytes_total "cgroup=\"/slow\",device=\"$slowdev\"")
+if within_2pct "${io_slow:-0}" "${slow_fio:-0}"; then pass "/slow: io.stat of $slowdev beside it, agreeing with fio"
+else fail "/slow: io.stat of $slowdev beside it, agreeing with fio (${io_slow:-none})"; fi
+check_eq "/slow: io.stat has no $fastdev line" "" \
+	"$(value $T/s3.txt iotally_cgroup_device_read_bytes_total "cgroup=\"/slow\",device=\"$fastdev\"")"
+
+check_eq "exit messages lost" 0 "$(value $T/s3.txt iotally_cgroup_exit_messages_lost_total '')"
+check_eq "exits without a record" 0 "$(value $T/s3.txt iotally_cgroup_exits_unaccounted_total '')"
+# Counters never go back, from one scrape to the next.
+check_cmp "/short still counted later" -eq \
+	"$(value $T/s3.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')" 1048576
+kill $serve_pid
+wait $serve_pid 2>/dev/null
+
+# --- iotally tasks --cgroup -----------------------------------------------
+(sleep 1 && in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=8 \
+	oflag=direct status=none) &
+check_ok "tasks --cgroup runs" iotally --json tasks --cgroup -i 3
+wait
+echo "$out" >$T/tasks.json
+check_match "tasks --cgroup: the dd's 512 KiB in /short" \
+	'"cgroup":"/short"[^]]*\][^}]*"write_bytes":524288' "$out"
+
+(sleep 1 && in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=4 \
+	oflag=direct status=none) &
+check_ok "tasks --cgroup --cgroup-depth 0" iotally --json tasks --cgroup --cgroup-depth 0 -i 3
+wait
+check_eq "depth 0: one series, /" '"cgroup":"/"' \
+	"$(echo "$out" | grep -o '"cgroup":"[^"]*"' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+(sleep 1 && in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=4 \
+	oflag=direct status=none && in_cgroup slow /usr/bin/dd if=/dev/zero \
+	of=/dev/mapper/cgslow bs=64k count=2 oflag=direct status=none) &
+check_ok "tasks --cgroup --cgroup-max 1" iotally --json tasks --cgroup --cgroup-max 1 -i 4
+wait
+echo "$out" >$T/tasks-max.json
+check_match "cap of 1: the rest is summed in __overflow__" '"cgroup":"__overflow__"' "$out"
+
+check_fails "--cgroup-max 0 is refused" "--cgroup-max 0" iotally tasks --cgroup --cgroup-max 0 -i 1
+check_fails "--cgroup-depth 65 is refused" "--cgroup-depth 65" iotally tasks --cgroup --cgroup-depth 65 -i 1
+check_fails "a root that is not cgroup2 is refused" "not a cgroup2 mount" \
+	iotally tasks --cgroup --cgroup-root /tmp -i 1
+
+# Leave the guest as the next suite expects it.
+dmsetup remove cgfast
+dmsetup remove cgslow
+rmmod brd
+for g in fast slow short; do
+	rmdir $CG/$g
+done
+echo -io >$CG/cgroup.subtree_control
+[ -z "$mounted_cg" ] || umount $CG
+tap_finish

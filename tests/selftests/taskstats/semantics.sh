@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Sourced by run.sh: what Documentation/taskstats-io.rst says is charged to
+# whom. A buffered writer (dd through the page cache of the dm-delay
+# device) submits no bio of its own: the writeback is charged to the task
+# that submits it (here `sync`, or the flusher), where /proc/PID/io charges
+# the writer for the bytes it dirtied. Its sleeps in dirty throttling
+# (balance_dirty_pages(), io_schedule_timeout()) are I/O waits: with a
+# 1 MiB dirty limit, writing 8 MiB to a device that holds every I/O
+# $DELAY_MS ms throttles it. And the run-queue delay after a wake-up is
+# part of a wait.
+
+# proc_io PID KEY: a line of /proc/PID/io
+proc_io() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/io"; }
+
+ratio=$(cat /proc/sys/vm/dirty_ratio)
+bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
+echo 524288 >/proc/sys/vm/dirty_background_bytes
+echo 1048576 >/proc/sys/vm/dirty_bytes
+rm -f $T/wfifo
+mkfifo $T/wfifo
+# 9 blocks asked, 8 given: dd stays alive, blocked on its input, to be
+# queried; seek=32 MiB keeps it clear of what the other sections read.
+taskset -c 0 /usr/bin/dd if=$T/wfifo of=$DEV bs=1M seek=32 count=9 iflag=fullblock \
+	status=none &
+ddpid=$!
+exec 7>$T/wfifo
+head -c 8388608 /dev/zero >&7
+_i=0
+while [ "$(proc_io $ddpid wchar)" != 8388608 ]; do
+	_i=$((_i + 1))
+	[ $_i -le 600 ] || bail "dd did not write 8 MiB"
+	sleep 0.1
+done
+sync
+check_ok "query the buffered writer" iotally tasks -p $ddpid
+echo "$out" >$T/dd.txt
+check_ops "buffered writer after sync: no bio of its own" $T/dd.txt write 0 0
+check_eq "... where /proc/PID/io charges it the 8 MiB it dirtied" 8388608 \
+	"$(proc_io $ddpid write_bytes)"
+check_cmp "dirty throttling: its sleeps in balance_dirty_pages() are I/O waits" \
+	-ge "$(field $T/dd.txt wait 3)" 1
+exec 7>&-
+wait $ddpid
+echo "$ratio" >/proc/sys/vm/dirty_ratio
+echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+
+# The run-queue delay after the wake-up is part of the wait: a reader
+# pinned to CPU 0 reads null_blk, whose timer completes each read after
+# 20 ms in hard interrupt context (so the hog below cannot delay the
+# completion itself), while a SCHED_FIFO busy loop holds CPU 0: the woken
+# reader waits for the CPU until the deferred fair server lets it run (up
+# to 950 ms a second), so its waits last far longer than the device's.
+rmmod null_blk 2>/dev/null	# if another suite left it with other settings
+if command -v chrt >/dev/null &&
+	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=20000000; then
+	taskset -c 0 chrt -f 50 sh -c 'while :; do :; done' &
+	hog=$!
+	start_load /dev/nullb0 0 5 4096 0 0 0
+	kill $hog
+	wait $hog 2>/dev/null
+	check_ok "query the reader behind a SCHED_FIFO loop" iotally tasks -p $loadpid
+	echo "$out" >$T/rq.txt
+	check_ops "reader behind a SCHED_FIFO loop" $T/rq.txt read 5 40
+	check_cmp "run-queue delay counts: its longest wait >= 200 ms (device: 20 ms)" \
+		-ge "$(field $T/rq.txt wait 7 | awk '{ printf "%d", $1 / 1000000 }')" 200
+	stop_load
+	rmmod null_blk
+else
+	fail "run-queue delay counts" "no chrt, or cannot load null_blk with timed completions"
+fi

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Samples of per-cgroup block I/O: an exit listener on every CPU (asking for
+// TASKSTATS_TYPE_IO) and the per-tgid records of the processes in /proc,
+// summed per cgroup v2 path (cgroup_io.hpp). Used by `iotally tasks
+// --cgroup` and by `iotally serve --cgroups`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iotally/cgroup_io.hpp"
+#include "iotally/exporter.hpp"
+#include "iotally/taskstats.hpp"
+
+namespace iotally {
+
+struct CgroupOptions {
+    unsigned depth = 4;            // path components kept (--cgroup-depth)
+    std::size_t max_series = 100;  // series of their own (--cgroup-max)
+    std::string root = "/sys/fs/cgroup";
+    std::string proc = "/proc";
+    std::string cpus;      // CPUs to listen to; "" = /sys/devices/system/cpu/online
+    int rcvbuf = 1 << 20;  // receive buffer of each listener
+};
+
+inline constexpr unsigned max_cgroup_depth = 64;
+inline constexpr std::size_t max_cgroup_series = 10000;
+
+class CgroupSampler {
+  public:
+    explicit CgroupSampler(CgroupOptions options);
+    ~CgroupSampler();
+    CgroupSampler(const CgroupSampler&) = delete;
+    CgroupSampler& operator=(const CgroupSampler&) = delete;
+
+    // Checks the options, the cgroup2 mount and the kernel (per-task I/O
+    // with cgroup ids) and registers the listeners. Throws Error.
+    void start();
+    // Everything counted so far, per series (path, or the overflow and
+    // unknown labels).
+    std::map<std::string, TaskIo> sample();
+
+    std::uint64_t exits() const { return tally_.exits(); }
+    std::uint64_t unaccounted_exits() const { return tally_.unaccounted_exits(); }
+    std::uint64_t lost_messages() const;
+    std::uint64_t overflows() const;
+    const CgroupOptions& options() const { return options_; }
+
+  private:
+    CgroupOptions options_;
+    std::unique_ptr<TaskstatsClient> query_;
+    std::vector<std::unique_ptr<TaskstatsClient>> listeners_;
+    std::vector<unsigned> cpus_;
+    CgroupTally tally_;
+    CgroupPaths paths_;
+    CgroupSeries series_;
+    void drain();
+};
+
+// The iotally_cgroup_* families of `serve --cgroups`, and the kernel's
+// io.stat of each cgroup series beside them.
+std::unique_ptr<Collector> make_cgroup_collector(CgroupOptions options);
+
+struct CgroupListenerCounts {
+    std::uint64_t exits = 0, lost_messages = 0, overflows = 0, unaccounted_exits = 0;
+};
+// One line of a series' io.stat, its device by kernel name.
+struct CgroupDeviceStat {
+    std::string cgroup, device;
+    CgroupIoStat stat;
+};
+// Writes the families (what the collector does after sampling).
+void write_cgroup_families(ExpositionWriter& w, const std::map<std::string, TaskIo>& series,
+                           const CgroupListenerCounts& counts,
+                           const std::vector<CgroupDeviceStat>& devices);
+
+}  // namespace iotally

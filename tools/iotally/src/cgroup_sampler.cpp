@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "iotally/cgroup_sampler.hpp"
+
+#include <dirent.h>
+#include <fmt/format.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "iotally/error.hpp"
+
+namespace iotally {
+
+namespace {
+
+constexpr long cgroup2_magic = 0x63677270;  // CGROUP2_SUPER_MAGIC
+
+std::string first_line(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+}  // namespace
+
+CgroupSampler::CgroupSampler(CgroupOptions options)
+    : options_(std::move(options)),
+      paths_(options_.root),
+      series_(options_.depth, options_.max_series) {}
+
+CgroupSampler::~CgroupSampler() {
+    for (std::size_t i = 0; i < listeners_.size(); i++) {
+        try {
+            listeners_[i]->deregister_cpumask(std::to_string(cpus_[i]));
+        } catch (const Error&) {
+            // Closing the socket deregisters it too, later.
+        }
+    }
+}
+
+void CgroupSampler::start() {
+    if (options_.depth > max_cgroup_depth)
+        throw Error(ErrorKind::usage, fmt::format("--cgroup-depth {}: expected 0 to {}",
+                                                  options_.depth, max_cgroup_depth));
+    if (options_.max_series < 1 || options_.max_series > max_cgroup_series)
+        throw Error(ErrorKind::usage, fmt::format("--cgroup-max {}: expected 1 to {}",
+                                                  options_.max_series, max_cgroup_series));
+    struct statfs fs {};
+    if (::statfs(options_.root.c_str(), &fs) != 0 || fs.f_type != cgroup2_magic)
+        throw Error(ErrorKind::unsupported,
+                    fmt::format("{}: not a cgroup2 mount (mount -t cgroup2 none {})", options_.root,
+                                options_.root));
+    query_ = std::make_unique<TaskstatsClient>();
+    auto self = query_->query_tgid(static_cast<std::uint32_t>(::getpid()));
+    if (!self.io || self.io->version < 2)
+        throw Error(ErrorKind::unsupported,
+                    "cgroups: this kernel's taskstats carry no cgroup id (TASKSTATS_TYPE_IO "
+                    "version 2, Documentation/taskstats-io.rst)");
+    std::string cpus = options_.cpus;
+    if (cpus.empty())
+        cpus = first_line("/sys/devices/system/cpu/online");
+    cpus_ = parse_cpulist(cpus);
+    // One socket per CPU: its messages are numbered, so losses are exact.
+    for (unsigned cpu : cpus_) {
+        auto c = std::make_unique<TaskstatsClient>();
+        c->set_rcvbuf(options_.rcvbuf);
+        c->register_cpumask(std::to_string(cpu));
+        listeners_.push_back(std::move(c));
+    }
+}
+
+std::uint64_t CgroupSampler::lost_messages() const {
+    std::uint64_t n = 0;
+    for (const auto& c : listeners_)
+        n += c->lost();
+    return n;
+}
+
+std::uint64_t CgroupSampler::overflows() const {
+    std::uint64_t n = 0;
+    for (const auto& c : listeners_)
+        n += c->overflows();
+    return n;
+}
+
+void CgroupSampler::drain() {
+    for (auto& c : listeners_) {
+        std::vector<TaskRecord> recs;
+        while (c->receive(recs, 0)) {
+        }
+        tally_.exited(recs);
+    }
+}
+
+std::map<std::string, TaskIo> CgroupSampler::sample() {
+    if (!query_)
+        start();
+    // Exit records first: a process missing from /proc below has its record
+    // queued already (it is sent before the process can be reaped).
+    drain();
+    std::map<std::uint32_t, TaskIo> alive;
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(options_.proc.c_str()), ::closedir);
+    if (!dir)
+        throw Error(ErrorKind::failed, fmt::format("cannot list {}", options_.proc));
+    while (dirent* e = ::readdir(dir.get())) {
+        char* end = nullptr;
+        unsigned long id = std::strtoul(e->d_name, &end, 10);
+        if (*end || id == 0 || id > UINT32_MAX)
+            continue;
+        try {
+            auto rec = query_->query_tgid(static_cast<std::uint32_t>(id));
+            if (rec.io)
+                alive[static_cast<std::uint32_t>(id)] = *rec.io;
+        } catch (const Error& err) {
+            if (err.kind() != ErrorKind::no_device)  // not gone meanwhile
+                throw;
+        }
+    }
+    tally_.alive(alive);
+    return series_.group(tally_.totals(), paths_);
+}
+
+}  // namespace iotally
