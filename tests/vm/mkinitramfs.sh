@@ -170,6 +170,9 @@ if [[ -n $data ]]; then
 	mkdir -p "$root/data"
 	cp -r "$data/." "$root/data/"
 fi
+# The Grafana dashboard, whose queries serve-native runs against Prometheus.
+install -D -m 0644 "$top/tools/iotally/contrib/grafana-iotally.json" \
+	"$root/usr/share/iotally/grafana-iotally.json"
 # Benchmarks run as suites named bench/NAME (tests/bench/NAME/run.sh).
 [[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root/tests/bench"
 {

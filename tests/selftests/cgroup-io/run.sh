@@ -37,6 +37,17 @@ echo +io >$CG/cgroup.subtree_control || bail "cannot enable the io controller"
 for g in fast slow short; do
 	mkdir -p $CG/$g || bail "mkdir $CG/$g"
 done
+# Per-task I/O accounting is off by default; iotally says so in one line.
+S=/proc/sys/kernel/task_io_stats
+was=$(cat $S) || bail "no $S"
+echo 0 >$S || bail "cannot switch per-task I/O accounting off"
+run iotally tasks --cgroup -i 0.1
+check_eq "accounting off: tasks --cgroup warns in one line" \
+	"0:iotally: warning: per-task I/O accounting is off (kernel.task_io_stats = 0): I/O counters stay at zero until 'sysctl -w kernel.task_io_stats=1'" \
+	"$rc:$err"
+echo 1 >$S || bail "cannot switch per-task I/O accounting on"
+run iotally tasks --cgroup -i 0.1
+check_eq "accounting on: no warning" "0:" "$rc:$err"
 ip link set lo up || bail "cannot bring up loopback"
 modprobe brd rd_nr=2 rd_size=$((SECTORS / 2)) max_part=0 || bail "modprobe brd"
 modprobe dm-delay 2>/dev/null
@@ -62,8 +73,14 @@ in_cgroup() {
 	sh -c 'echo $$ >'"$CG/$_g"'/cgroup.procs && exec "$@"' sh "$@"
 }
 
-# scrape FILE: one GET /metrics.
-scrape() { wget -q -O "$1" "http://127.0.0.1:$PORT/metrics"; }
+# scrape FILE [PORT]: one GET /metrics.
+scrape() { wget -q -O "$1" "http://127.0.0.1:${2:-$PORT}/metrics"; }
+# scrape_all N: scrape N of each serve: sN.txt, capN.txt, depthN.txt.
+scrape_all() {
+	scrape "$T/s$1.txt"
+	scrape "$T/cap$1.txt" $CAP_PORT
+	scrape "$T/depth$1.txt" $DEPTH_PORT
+}
 
 # value FILE METRIC LABELS: the sample's value ("" if absent).
 value() {
@@ -96,21 +113,32 @@ fio_bytes() {
 	tr -d '\n' <"$1" | sed -n 's/.*"'"$2"'" *: *{ *"io_bytes" *: *\([0-9]*\).*/\1/p'
 }
 
+# Three exporters side by side: every cgroup of its own; a cap of 2 series
+# (the root, then /short are admitted at the scrapes that first see them, so
+# /fast and /slow come in the overflow series); depth 0 (all in /).
+CAP_PORT=$((PORT + 1))
+DEPTH_PORT=$((PORT + 2))
 iotally serve --cgroups --listen 127.0.0.1:$PORT 2>$T/serve.err &
 serve_pid=$!
-_i=0
-until scrape $T/s0.txt 2>/dev/null; do
-	_i=$((_i + 1))
-	[ $_i -le 60 ] || bail "iotally serve --cgroups did not answer: $(cat $T/serve.err)"
-	sleep 1
+iotally serve --cgroups --cgroup-max 2 --listen 127.0.0.1:$CAP_PORT 2>$T/serve-cap.err &
+cap_pid=$!
+iotally serve --cgroups --cgroup-depth 0 --listen 127.0.0.1:$DEPTH_PORT 2>$T/serve-depth.err &
+depth_pid=$!
+for _p in $PORT $CAP_PORT $DEPTH_PORT; do
+	_i=0
+	until scrape $T/s0.txt $_p 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -le 60 ] || bail "iotally serve --cgroups (port $_p) did not answer: $(cat $T/serve*.err)"
+		sleep 1
+	done
 done
 pass "serve --cgroups answers"
 
 # --- a short-lived dd between two scrapes ---------------------------------
-scrape $T/s1.txt
+scrape_all 1
 in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=16 \
 	oflag=direct status=none || fail "dd in /short"
-scrape $T/s2.txt
+scrape_all 2
 check_eq "no /short series before its dd" "" "$(value $T/s1.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')"
 check_eq "dd that exited between scrapes: its bytes in /short" 1048576 \
 	"$(value $T/s2.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')"
@@ -130,7 +158,7 @@ in_cgroup slow fio --name=slow --filename=/dev/mapper/cgslow --rw=write $fio_arg
 slow_pid=$!
 wait $fast_pid || fail "fio in /fast: $(cat $T/fio-fast.err)"
 wait $slow_pid || fail "fio in /slow: $(cat $T/fio-slow.err)"
-scrape $T/s3.txt
+scrape_all 3
 
 fast_fio=$(fio_bytes $T/fio-fast.json read)
 slow_fio=$(fio_bytes $T/fio-slow.json write)
@@ -166,8 +194,59 @@ check_eq "exits without a record" 0 "$(value $T/s3.txt iotally_cgroup_exits_unac
 # Counters never go back, from one scrape to the next.
 check_cmp "/short still counted later" -eq \
 	"$(value $T/s3.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')" 1048576
-kill $serve_pid
-wait $serve_pid 2>/dev/null
+
+# --- the cardinality cap and the depth limit of serve --cgroups ------------
+# series FILE: the cgroup labels of the byte counters, sorted, on one line.
+series() {
+	sed -n 's/^iotally_cgroup_written_bytes_total{cgroup="\([^"]*\)"}.*/\1/p' "$1" |
+		sort | tr '\n' ' ' | sed 's/ $//'
+}
+# sum FILE METRIC CGROUP...: the sum of the cgroups' samples of METRIC
+# ("none" if one has none).
+sum() {
+	_f=$1 _m=$2
+	shift 2
+	_s=0
+	for _g; do
+		_v=$(value "$_f" "$_m" "cgroup=\"$_g\"")
+		case $_v in
+		'' | *[!0-9]*)
+			echo none
+			return
+			;;
+		esac
+		_s=$((_s + _v))
+	done
+	echo $_s
+}
+echo "# --cgroup-max 2: $(series $T/cap3.txt); --cgroup-depth 0: $(series $T/depth3.txt)"
+check_eq "--cgroup-max 2: /, /short, and the rest in __overflow__" "/ /short __overflow__" \
+	"$(series $T/cap3.txt)"
+check_eq "--cgroup-max 2: /short as without the cap" 1048576 \
+	"$(value $T/cap3.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')"
+for m in iotally_cgroup_read_bytes_total iotally_cgroup_written_bytes_total \
+	iotally_cgroup_reads_total iotally_cgroup_writes_total iotally_cgroup_io_wait_seconds_count; do
+	check_eq "--cgroup-max 2: __overflow__'s ${m#iotally_cgroup_} is /fast + /slow" \
+		"$(sum $T/s3.txt $m /fast /slow)" "$(sum $T/cap3.txt $m __overflow__)"
+done
+check_eq "--cgroup-max 2: __overflow__'s 20 ms bucket is /fast's + /slow's" \
+	"$(sum $T/s3.txt 'iotally_cgroup_io_wait_seconds_bucket' '/fast",le="0.033554432' '/slow",le="0.033554432')" \
+	"$(sum $T/cap3.txt 'iotally_cgroup_io_wait_seconds_bucket' '__overflow__",le="0.033554432')"
+check_cmp "--cgroup-max 2: __overflow__ holds /fast's reads" -ge \
+	"$(sum $T/cap3.txt iotally_cgroup_read_bytes_total __overflow__)" 8388608
+check_eq "--cgroup-depth 0: one series, /" "/" "$(series $T/depth3.txt)"
+# / holds the guest's other processes too (none of them writes to a disk).
+check_cmp "--cgroup-depth 0: / has at least the bytes of /fast, /slow and /short" -ge \
+	"$(sum $T/depth3.txt iotally_cgroup_written_bytes_total /)" \
+	"$(sum $T/s3.txt iotally_cgroup_written_bytes_total /fast /slow /short)"
+check_cmp "--cgroup-depth 0: / has at least the reads of /fast" -ge \
+	"$(sum $T/depth3.txt iotally_cgroup_read_bytes_total /)" \
+	"$(sum $T/s3.txt iotally_cgroup_read_bytes_total /fast)"
+check_cmp "--cgroup-depth 0: / has at least every cgroup's waits" -ge \
+	"$(sum $T/depth3.txt iotally_cgroup_io_wait_seconds_count /)" \
+	"$(sum $T/s3.txt iotally_cgroup_io_wait_seconds_count /fast /slow /short)"
+kill $serve_pid $cap_pid $depth_pid
+wait $serve_pid $cap_pid $depth_pid 2>/dev/null
 
 # --- iotally tasks --cgroup -----------------------------------------------
 (sleep 1 && in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=8 \
@@ -206,5 +285,6 @@ for g in fast slow short; do
 	rmdir $CG/$g
 done
 echo -io >$CG/cgroup.subtree_control
+echo "$was" >$S
 [ -z "$mounted_cg" ] || umount $CG
 tap_finish

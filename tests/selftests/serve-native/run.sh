@@ -15,6 +15,10 @@
 #     with `iotally histogram --interval 60`'s p99 over the same minute
 #     within one bucket;
 #   - the series per histogram, native against classic, are counted.
+# On our kernel fio runs in the cgroup /native and serve has --cgroups: each
+# iotally_cgroup_* family is queried in Prometheus, and so is every query of
+# the Grafana dashboard's per-cgroup row. The queries and their results are
+# printed as TAP diagnostics.
 . ../lib.sh
 
 for p in iotally prometheus fio; do
@@ -43,6 +47,30 @@ if [ -d "/sys/kernel/debug/statistics/$iface" ]; then
 	ours=1
 	echo on=1 >"/sys/kernel/debug/statistics/$iface/definition" || bail "cannot start $iface"
 fi
+
+# Our kernel: fio in a cgroup of its own, with the io controller (io.stat).
+CG=/sys/fs/cgroup
+mounted_cg=
+if [ -n "$ours" ]; then
+	if ! grep -q " $CG cgroup2 " /proc/mounts; then
+		mount -t cgroup2 none $CG || bail "cannot mount cgroup2"
+		mounted_cg=1
+	fi
+	echo +io >$CG/cgroup.subtree_control || bail "cannot enable the io controller"
+	mkdir -p $CG/native || bail "mkdir $CG/native"
+	# Per-task I/O accounting (off by default) on, as it was after.
+	S=/proc/sys/kernel/task_io_stats
+	was=$(cat $S) || bail "no $S"
+	echo 1 >$S || bail "cannot switch per-task I/O accounting on"
+fi
+# in_native CMD...: CMD in the cgroup /native on our kernel, as is elsewhere.
+in_native() {
+	if [ -n "$ours" ]; then
+		sh -c 'echo $$ >'"$CG/native"'/cgroup.procs && exec "$@"' sh "$@"
+	else
+		"$@"
+	fi
+}
 
 nat=$(iotally create "$DEV" --start 0 --length $HALF --histogram native) ||
 	bail "iotally create --histogram native failed"
@@ -83,7 +111,7 @@ wait_for() {
 	return 1
 }
 
-iotally serve "$DEV" --listen 127.0.0.1:$PORT ${ours:+--tasks 3 --tasks-by wait --statistics "$iface"} \
+iotally serve "$DEV" --listen 127.0.0.1:$PORT ${ours:+--tasks 3 --tasks-by wait --statistics "$iface" --cgroups} \
 	2>/tmp/serve-native.err &
 serve_pid=$!
 cat >/tmp/prometheus-native.yml <<EOF2
@@ -111,7 +139,7 @@ wait_for 120 fetch /-/ready $PROM || bail "prometheus did not come up: $(tail -n
 up() { [ "$(scalar 'up{job="iotally"}')" = 1 ]; }
 wait_for 60 up || fail "Prometheus scrapes iotally serve" "$(tail -n 5 /tmp/prometheus-native.log)"
 
-fio --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 --rw=randwrite --bs=4k \
+in_native fio --filename=/dev/mapper/$DEV --ioengine=psync --direct=1 --rw=randwrite --bs=4k \
 	--numjobs=2 --size=$((HALF * 512)) --time_based --runtime=$((WINDOW + 30)) \
 	--name=nat --offset=0 --name=cls --offset=$((HALF * 512)) >/tmp/fio-native.out 2>&1 &
 fio_pid=$!
@@ -187,6 +215,72 @@ else
 	skip "text 0.0.4 has the task wait histogram as classic buckets" "upstream's kernel"
 fi
 
+# render: the series of a query's JSON result, one "{labels} value" line each.
+render() {
+	awk '{
+		n = split($0, parts, /"metric":\{/)
+		for (i = 2; i <= n; i++) {
+			m = parts[i]; sub(/\}.*/, "", m); gsub(/"__name__":"[^"]*",?/, "", m)
+			v = parts[i]
+			if (match(v, /"value":\[[^,]*,"[^"]*"\]/)) {
+				v = substr(v, RSTART, RLENGTH); sub(/.*,"/, "", v); sub(/"\]$/, "", v)
+			} else if (v ~ /"histogram":/)
+				v = "(a native histogram)"
+			print "{" m "} " v
+		}
+		if (n < 2) print "(no series)"
+	}'
+}
+# show QUERY: the query and its result at the end of the window, as diagnostics.
+show() {
+	_r=$(query "$1" "$end")
+	echo "#   $1"
+	printf '%s\n' "$_r" | render | sed 's/^/#     => /'
+}
+
+if [ -n "$ours" ]; then
+	echo "# per-cgroup families in Prometheus (fio in /native):"
+	for f in read_bytes_total written_bytes_total reads_total writes_total \
+		io_wait_seconds_count io_wait_seconds_sum device_read_bytes_total \
+		device_written_bytes_total device_discarded_bytes_total device_reads_total \
+		device_writes_total; do
+		show "iotally_cgroup_$f{cgroup=\"/native\"}"
+		check_cmp "iotally_cgroup_$f of /native is in Prometheus" -ge \
+			"$(query "iotally_cgroup_$f{cgroup=\"/native\"}" "$end" | grep -o '"metric":' | wc -l)" 1
+	done
+	for f in exits_total exit_messages_lost_total exit_overflows_total exits_unaccounted_total; do
+		show "iotally_cgroup_$f"
+	done
+	check_eq "iotally_cgroup_exit_messages_lost_total in Prometheus is 0" 0 \
+		"$(scalar iotally_cgroup_exit_messages_lost_total "$end")"
+	check_cmp "/native wrote in Prometheus" -gt \
+		"$(scalar 'iotally_cgroup_written_bytes_total{cgroup="/native"}' "$end" | cut -d. -f1)" 0
+	q='histogram_quantile(0.5, rate(iotally_cgroup_io_wait_seconds_bucket{cgroup="/native"}[1m]))'
+	show "$q"
+	# A 20 ms wait is in the log2 bucket (16.8 ms, 33.6 ms].
+	check_eq "/native: Prometheus' p50 wait is in the 20 ms bucket" in \
+		"$(scalar "$q" "$end" | awk '{ print ($1 > 0.016777216 && $1 <= 0.033554432) ? "in" : "out: " $1 }')"
+
+	# The dashboard's per-cgroup row, its variables as Grafana sets them.
+	echo "# the Grafana dashboard's per-cgroup row (\$cgroup = /native, \$__rate_interval = 1m):"
+	awk '/"title": "Per cgroup/ { on = 1; next }
+		on && /"type": "row"/ { exit }
+		on && /"title":/ { t = $0; sub(/^[^:]*: "/, "", t); sub(/",?$/, "", t); print "T " t }
+		on && /"expr":/ { e = $0; sub(/^[^:]*: "/, "", e); sub(/",?$/, "", e); gsub(/\\"/, "\"", e); print "E " e }' \
+		/usr/share/iotally/grafana-iotally.json >/tmp/cgroup-row.txt
+	check_cmp "the dashboard's per-cgroup row has queries" -ge "$(grep -c '^E ' /tmp/cgroup-row.txt)" 8
+	while read -r kind text; do
+		if [ "$kind" = T ]; then
+			echo "# panel \"$text\""
+			continue
+		fi
+		e=$(printf '%s' "$text" | sed 's/\$cgroup/\/native/g; s/\$__rate_interval/1m/g')
+		show "$e"
+		n=$(query "$e" "$end" | grep -o '"metric":' | wc -l)
+		check_cmp "dashboard query returns series: $e" -ge "$n" 1
+	done </tmp/cgroup-row.txt
+fi
+
 wait "$fio_pid"
 kill -TERM "$serve_pid"
 wait "$serve_pid"
@@ -195,4 +289,10 @@ kill "$prom_pid"
 wait "$prom_pid" 2>/dev/null
 dmsetup remove --noudevsync "$DEV"
 rmmod brd
+if [ -n "$ours" ]; then
+	rmdir $CG/native
+	echo "$was" >$S
+	echo -io >$CG/cgroup.subtree_control
+	[ -z "$mounted_cg" ] || umount $CG
+fi
 tap_finish

@@ -25,7 +25,12 @@ if ! grep -q " $CG cgroup2 " /proc/mounts; then
 fi
 mkdir -p $CG/exiters || bail "mkdir $CG/exiters"
 cgid=$(stat -c %i $CG/exiters)
-SECTORS=16384
+# Per-task I/O accounting is off by default: on for this suite, as it was after.
+S=/proc/sys/kernel/task_io_stats
+was=$(cat $S) || bail "no $S"
+echo 1 >$S || bail "cannot switch per-task I/O accounting on"
+# ioload's thread N reads at N x 16 MiB: 32 MiB for its two threads.
+SECTORS=65536
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "modprobe brd"
 modprobe dm-delay 2>/dev/null
 dmsetup create --noudevsync lsdelay --table "0 $SECTORS delay /dev/ram0 0 2" ||
@@ -55,9 +60,10 @@ sh -c 'echo $$ >'$CG/exiters/cgroup.procs'
 	done
 	i=0
 	while [ $i -lt 10 ]; do
-		echo | ioload /dev/mapper/lsdelay 2 1 4096 0 0 0 >/dev/null
+		echo | ioload /dev/mapper/lsdelay 2 1 4096 0 0 0 >/dev/null || exit 1
 		i=$((i + 1))
-	done' || fail "the exiting tasks"
+	done'
+check_eq "the exiting tasks did their I/O" 0 "$?"
 sleep 2
 kill -INT $io_pid
 wait $io_pid
@@ -70,12 +76,17 @@ gd_pids=$(grep -c '^PID' $T/gd.out)
 check_cmp "getdelays -l: prints exit records (PID lines)" -ge "$gd_pids" 20
 check_match "getdelays -l: prints delay accounting" "^IO +count +delay total" "$(cat $T/gd.out)"
 check_eq "iotally tasks -m: exit status" 0 "$io_rc"
-dd_io=$(grep '"comm":"dd"' $T/io.json | grep -c '"cgroup_id":'"$cgid"'[,}]')
-check_cmp "iotally: each dd's record has I/O and the cgroup id of /exiters" -ge "$dd_io" 20
-tgid_io=$(grep '"tgid":' $T/io.json | grep -c '"cgroup_id":'"$cgid"'[,}]')
-check_cmp "iotally: per-tgid records of the threaded exits, in /exiters" -ge "$tgid_io" 10
+dd_io=$(grep '"comm":"dd"' $T/io.json | grep '"read":{"ops":2,"sectors":16}' |
+	grep -c '"cgroup_id":'"$cgid"'[,}]')
+check_cmp "iotally: each dd's record has its 2 reads of 4 KiB and the cgroup id of /exiters" \
+	-ge "$dd_io" 20
+tgid_io=$(grep '"tgid":' $T/io.json | grep '"read":{"ops":2,"sectors":16}' |
+	grep -c '"cgroup_id":'"$cgid"'[,}]')
+check_cmp "iotally: per-tgid records of the threaded exits (2 threads, a read each), in /exiters" \
+	-ge "$tgid_io" 10
 check_match "iotally: no exit message lost" '"lost_messages":0[,}]' "$(tail -n 1 $T/io.out)"
 
+echo "$was" >$S
 dmsetup remove lsdelay
 rmmod brd
 rmdir $CG/exiters

@@ -20,6 +20,7 @@
 #include "iotally/exporter.hpp"
 #include "iotally/http_server.hpp"
 #include "select_options.hpp"
+#include "task_records.hpp"
 
 namespace iotally::cli {
 namespace {
@@ -190,6 +191,8 @@ void register_serve(Registry& r) {
             err << "iotally serve: " << m << std::endl;
         };
         exporter.check();  // one-line error and a non-zero status at start
+        if (a->tasks || a->cgroups)
+            warn_if_task_io_stats_off(err, ctx.proc);
 
         StopSignals signals;
         if (!a->textfile.empty()) {

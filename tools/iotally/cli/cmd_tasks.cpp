@@ -130,6 +130,7 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
         probe.register_cpumask(o.cpumask);
         probe.deregister_cpumask(o.cpumask);
     }
+    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     std::vector<unsigned> cpus = parse_cpulist(o.cpumask);
     std::vector<std::unique_ptr<TaskstatsClient>> socks;
     bool exact = true;
@@ -246,6 +247,7 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
     TaskstatsClient c;
+    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     // This process always exists: without I/O in its own record, the kernel
     // has no per-task I/O at all, and an empty table would be a lie.
     if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
@@ -342,6 +344,7 @@ TaskIo minus(const TaskIo& a, const TaskIo* b) {
 void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
     CgroupSampler sampler(o);
     sampler.start();
+    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     auto before = sampler.sample();
     ctx.sleep(interval);
     auto after = sampler.sample();
@@ -451,6 +454,7 @@ void register_tasks(Registry& r) {
             bool by_pid = !pid->empty();
             std::uint32_t id = parse_id(by_pid ? *pid : *tgid, by_pid ? "pid" : "tgid");
             TaskstatsClient c;
+            warn_if_task_io_stats_off(*ctx.err, ctx.proc);
             auto rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
             if (json)
                 *ctx.out << task_record_document(rec, ctx.realtime_ns()).dump() << "\n";

@@ -129,4 +129,10 @@ void ExitRecordWriter::summary(const ListenSummary& s) {
     out_ << doc.dump() << "\n";
 }
 
+void warn_if_task_io_stats_off(std::ostream& err, const std::string& proc) {
+    if (task_io_stats_enabled(proc) == false)
+        err << "iotally: warning: per-task I/O accounting is off (kernel.task_io_stats = 0): "
+               "I/O counters stay at zero until 'sysctl -w kernel.task_io_stats=1'\n";
+}
+
 }  // namespace iotally::cli

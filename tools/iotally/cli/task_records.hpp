@@ -20,6 +20,11 @@ nlohmann::json task_record_json(const TaskRecord& r);
 // The record as a document of its own: schema, command and timestamp added.
 nlohmann::json task_record_document(const TaskRecord& r, std::int64_t unix_ns);
 
+// Warns on `err`, in one line, when the kernel's per-task I/O accounting is
+// switched off (kernel.task_io_stats under `proc` reads 0): every block I/O
+// counter then stays where it was.
+void warn_if_task_io_stats_off(std::ostream& err, const std::string& proc);
+
 // A wait histogram's non-empty buckets as "13:15,14:1" ("-" when empty).
 std::string task_wait_hist_text(const TaskIo& io);
 

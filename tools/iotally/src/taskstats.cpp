@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <fstream>
 #include <type_traits>
 
 #include "iotally/error.hpp"
@@ -286,6 +287,14 @@ TaskstatsClient::~TaskstatsClient() = default;
 
 int TaskstatsClient::fd() const {
     return nl_socket_get_fd(impl_->sock.get());
+}
+
+std::optional<bool> task_io_stats_enabled(const std::string& proc) {
+    std::ifstream in(proc + "/sys/kernel/task_io_stats");
+    std::string value;
+    if (!in || !std::getline(in, value))
+        return std::nullopt;
+    return value != "0";
 }
 
 std::vector<unsigned> parse_cpulist(const std::string& text) {

@@ -16,6 +16,7 @@
 #include "iotally/cgroup_io.hpp"
 #include "iotally/cgroup_sampler.hpp"
 #include "iotally/exposition.hpp"
+#include "task_records.hpp"
 #include "tempdir.hpp"
 
 namespace {
@@ -292,6 +293,32 @@ TEST(CgroupCli, BadOptionsAndRoot) {
     iotally::test::TempDir d;
     EXPECT_EQ(run_cli({"tasks", "--cgroup", "--cgroup-root", d.path()}, err), 5);
     EXPECT_NE(err.find("not a cgroup2 mount"), std::string::npos) << err;
+}
+
+// kernel.task_io_stats: read from the proc directory given; a kernel
+// without the switch is neither on nor off, and gets no warning.
+TEST(TaskIoStatsSwitch, ReadAndWarnedAboutWhenOff) {
+    iotally::test::TempDir d;
+    const std::string proc = d.path();
+    std::ostringstream err;
+    EXPECT_EQ(iotally::task_io_stats_enabled(proc), std::nullopt);
+    iotally::cli::warn_if_task_io_stats_off(err, proc);
+    EXPECT_EQ(err.str(), "");
+
+    std::filesystem::create_directories(proc + "/sys/kernel");
+    auto set = [&](const char* v) { std::ofstream(proc + "/sys/kernel/task_io_stats") << v; };
+    set("0\n");
+    EXPECT_EQ(iotally::task_io_stats_enabled(proc), false);
+    iotally::cli::warn_if_task_io_stats_off(err, proc);
+    EXPECT_EQ(err.str(),
+              "iotally: warning: per-task I/O accounting is off (kernel.task_io_stats = 0): I/O "
+              "counters stay at zero until 'sysctl -w kernel.task_io_stats=1'\n");
+
+    set("1\n");
+    EXPECT_EQ(iotally::task_io_stats_enabled(proc), true);
+    std::ostringstream quiet;
+    iotally::cli::warn_if_task_io_stats_off(quiet, proc);
+    EXPECT_EQ(quiet.str(), "");
 }
 
 }  // namespace

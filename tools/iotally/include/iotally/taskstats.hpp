@@ -92,6 +92,11 @@ std::vector<TaskRecord> parse_taskstats_message(const nlmsghdr* nlh);
 // The CPUs of a cpulist such as "0-3,7" (the syntax the kernel accepts).
 std::vector<unsigned> parse_cpulist(const std::string& text);
 
+// Whether the kernel counts per-task block I/O now: the sysctl
+// kernel.task_io_stats under `proc` ("/proc"). nullopt when it has no such
+// switch (a kernel without per-task I/O, or one that always counts).
+std::optional<bool> task_io_stats_enabled(const std::string& proc = "/proc");
+
 // Parses a payload buffer into TaskstatsClassic / TaskIo (exposed for tests).
 TaskstatsClassic parse_classic(const void* data, std::size_t len);
 TaskIo parse_io(const void* data, std::size_t len);
