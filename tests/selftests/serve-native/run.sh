@@ -36,6 +36,14 @@ PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFami
 ip link set lo up || bail "cannot bring up loopback"
 modprobe brd rd_nr=1 rd_size=$((HALF)) max_part=0 || bail "cannot load brd"
 modprobe dm-delay || bail "cannot load dm-delay"
+# Our kernel gives a mapped device a statistics interface only while
+# dm_mod.statistic is on (off by default): on for this suite, as it was after.
+P=/sys/module/dm_mod/parameters/statistic
+stat_was=
+if [ -e $P ]; then
+	stat_was=$(cat $P)
+	echo 1 >$P || bail "cannot switch dm_mod.statistic on"
+fi
 dmsetup create --noudevsync "$DEV" --table "0 $((2 * HALF)) delay /dev/ram0 0 20" ||
 	bail "cannot create the dm-delay device"
 majmin=$(dmsetup info -c --noheadings -o major,minor --separator : "$DEV" | tr -d ' ')
@@ -47,6 +55,9 @@ if [ -d "/sys/kernel/debug/statistics/$iface" ]; then
 	ours=1
 	echo on=1 >"/sys/kernel/debug/statistics/$iface/definition" || bail "cannot start $iface"
 fi
+# Our kernel must not pass for upstream's and skip its part.
+[ -z "$stat_was" ] || [ -n "$ours" ] ||
+	bail "our kernel (dm_mod.statistic) gave $DEV no /sys/kernel/debug/statistics/$iface"
 
 # Our kernel: fio in a cgroup of its own, with the io controller (io.stat).
 CG=/sys/fs/cgroup
@@ -289,6 +300,7 @@ kill "$prom_pid"
 wait "$prom_pid" 2>/dev/null
 dmsetup remove --noudevsync "$DEV"
 rmmod brd
+[ -z "$stat_was" ] || echo "$stat_was" >$P
 if [ -n "$ours" ]; then
 	rmdir $CG/native
 	echo "$was" >$S
