@@ -111,6 +111,40 @@ urlencode() {
 query() { fetch "/api/v1/query?query=$(urlencode "$1")${2:+&time=$2}" $PROM; }
 # scalar QUERY [TIME]: the value of a one-series instant query ("" if none).
 scalar() { query "$@" | sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'; }
+# render: the series of a query's JSON result, one "{labels} value" line each.
+render() {
+	awk '{
+		n = split($0, parts, /"metric":\{/)
+		for (i = 2; i <= n; i++) {
+			m = parts[i]; sub(/\}.*/, "", m); gsub(/"__name__":"[^"]*",?/, "", m)
+			v = parts[i]
+			if (match(v, /"value":\[[^,]*,"[^"]*"\]/)) {
+				v = substr(v, RSTART, RLENGTH); sub(/.*,"/, "", v); sub(/"\]$/, "", v)
+			} else if (match(v, /"histogram":\[[^,]*,\{"count":"[^"]*","sum":"[^"]*"/)) {
+				h = substr(v, RSTART, RLENGTH); sub(/.*"count":"/, "", h)
+				c = h; sub(/".*/, "", c); sm = h; sub(/.*"sum":"/, "", sm); sub(/"$/, "", sm)
+				b = ""
+				if (match(v, /"buckets":\[\[[^]]*\](,\[[^]]*\])*\]/)) {
+					nb = split(substr(v, RSTART + 11, RLENGTH - 12), bk, /\],\[/)
+					for (q = 1; q <= nb; q++) {
+						x = bk[q]; gsub(/[]["]/, "", x); split(x, f, ",")
+						b = b (q > 1 ? " " : "") "(" f[2] "," f[3] "]:" f[4]
+					}
+				}
+				v = "native histogram: count " c ", sum " sm ", buckets (lower,upper]:count " b
+			}
+			print "{" m "} " v
+		}
+		if (n < 2) print "(no series)"
+	}'
+}
+# show QUERY: the query and its result at the end of the window, as diagnostics.
+show() {
+	_r=$(query "$1" "$end")
+	echo "#   $1"
+	printf '%s\n' "$_r" | render | sed 's/^/#     => /'
+}
+
 wait_for() {
 	_n=$1
 	shift
@@ -171,7 +205,8 @@ for q in "iotally_region_io_latency_seconds{region_id=\"$nat\"}" \
 		continue
 	fi
 	r=$(query "$q" "$end")
-	echo "# $q: $(printf '%s' "$r" | cut -c 1-300)"
+	echo "#   $q"
+	printf '%s\n' "$r" | render | sed 's/^/#     => /'
 	check_match "$q is a native histogram in Prometheus" '"histogram":\[' "$r"
 done
 check_match "the classic region is classic buckets in Prometheus" '"value":\[' \
@@ -225,29 +260,6 @@ if [ -n "$ours" ]; then
 else
 	skip "text 0.0.4 has the task wait histogram as classic buckets" "upstream's kernel"
 fi
-
-# render: the series of a query's JSON result, one "{labels} value" line each.
-render() {
-	awk '{
-		n = split($0, parts, /"metric":\{/)
-		for (i = 2; i <= n; i++) {
-			m = parts[i]; sub(/\}.*/, "", m); gsub(/"__name__":"[^"]*",?/, "", m)
-			v = parts[i]
-			if (match(v, /"value":\[[^,]*,"[^"]*"\]/)) {
-				v = substr(v, RSTART, RLENGTH); sub(/.*,"/, "", v); sub(/"\]$/, "", v)
-			} else if (v ~ /"histogram":/)
-				v = "(a native histogram)"
-			print "{" m "} " v
-		}
-		if (n < 2) print "(no series)"
-	}'
-}
-# show QUERY: the query and its result at the end of the window, as diagnostics.
-show() {
-	_r=$(query "$1" "$end")
-	echo "#   $1"
-	printf '%s\n' "$_r" | render | sed 's/^/#     => /'
-}
 
 if [ -n "$ours" ]; then
 	echo "# per-cgroup families in Prometheus (fio in /native):"
