@@ -257,6 +257,13 @@ check_eq "text 0.0.4 has 28 _bucket series of the native region" 28 \
 if [ -n "$ours" ]; then
 	check_match "text 0.0.4 has the task wait histogram as classic buckets" \
 		'iotally_task_io_wait_nanoseconds_bucket\{pid="[0-9]+",comm="fio",le="1024"\}' "$text"
+	# What the same histograms cost as classic series (the text format).
+	pid=$(printf '%s\n' "$text" | sed -n 's/^iotally_task_io_wait_nanoseconds_count{pid="\([0-9]*\)",comm="fio".*/\1/p' | head -n 1)
+	echo "# series per histogram as classic (text 0.0.4 of the same exporter):"
+	echo "#   task I/O wait of one fio process: $(printf '%s\n' "$text" |
+		grep -c "^iotally_task_io_wait_nanoseconds_[a-z]*{pid=\"$pid\",")"
+	echo "#   statistics layer latencies_write: $(printf '%s\n' "$text" |
+		grep -c '^iotally_statistic_log2_[a-z]*{.*statistic="latencies_write"')"
 else
 	skip "text 0.0.4 has the task wait histogram as classic buckets" "upstream's kernel"
 fi
