@@ -247,13 +247,13 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
     TaskstatsClient c;
-    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     // This process always exists: without I/O in its own record, the kernel
     // has no per-task I/O at all, and an empty table would be a lie.
     if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
         throw Error(ErrorKind::unsupported,
                     "tasks --top: this kernel's taskstats carry no per-task I/O "
                     "(the iotally kernel patches add it; see iotally(8))");
+    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     auto before = snapshot_tgids(c);
     ctx.sleep(interval);
     auto after = snapshot_tgids(c);
@@ -454,8 +454,8 @@ void register_tasks(Registry& r) {
             bool by_pid = !pid->empty();
             std::uint32_t id = parse_id(by_pid ? *pid : *tgid, by_pid ? "pid" : "tgid");
             TaskstatsClient c;
-            warn_if_task_io_stats_off(*ctx.err, ctx.proc);
             auto rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
+            warn_if_task_io_stats_off(*ctx.err, ctx.proc);  // after any error
             if (json)
                 *ctx.out << task_record_document(rec, ctx.realtime_ns()).dump() << "\n";
             else
