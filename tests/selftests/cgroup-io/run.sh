@@ -18,7 +18,7 @@
 # cardinality cap, and bad options.
 . ../lib.sh
 
-for p in iotally fio wget; do
+for p in iotally fio wget ioload; do
 	command -v "$p" >/dev/null || bail "$p is not in the guest"
 done
 
@@ -34,7 +34,7 @@ if ! grep -q " $CG cgroup2 " /proc/mounts; then
 	mounted_cg=1
 fi
 echo +io >$CG/cgroup.subtree_control || bail "cannot enable the io controller"
-for g in fast slow short; do
+for g in fast slow short burst; do
 	mkdir -p $CG/$g || bail "mkdir $CG/$g"
 done
 # Per-task I/O accounting is off by default; iotally says so in one line.
@@ -230,6 +230,22 @@ check_eq "exits without a record" 0 "$(value $T/s3.txt iotally_cgroup_exits_unac
 check_cmp "/short still counted later" -eq \
 	"$(value $T/s3.txt iotally_cgroup_written_bytes_total 'cgroup="/short"')" 1048576
 
+# --- a burst of exits between two scrapes ----------------------------------
+# 3000 processes exit in /burst within a few seconds, between two scrapes
+# (each exit message is about 1 KiB; each listener has a 1 MiB buffer): the
+# exporter reads its listeners as messages arrive, so none is lost and every
+# exit is counted. ioload runs on CPU 0, the exporter may run on CPU 1.
+BURST=3000
+scrape $T/s4.txt
+in_cgroup burst taskset -c 0 ioload burst $BURST $T/burst.pids || fail "ioload burst"
+sleep 1
+scrape $T/s5.txt
+exits=$(($(value $T/s5.txt iotally_cgroup_exits_total '') - $(value $T/s4.txt iotally_cgroup_exits_total '')))
+lost=$(($(value $T/s5.txt iotally_cgroup_exit_messages_lost_total '') - $(value $T/s4.txt iotally_cgroup_exit_messages_lost_total '')))
+echo "# burst of $BURST exits in /burst between two scrapes: $exits exits counted, $lost messages lost"
+check_eq "burst: no exit message lost between two scrapes" 0 "$lost"
+check_cmp "burst: every exit counted" -ge "$exits" $BURST
+
 # --- the cardinality cap and the depth limit of serve --cgroups ------------
 # series FILE: the cgroup labels of the byte counters, sorted, on one line.
 series() {
@@ -316,7 +332,7 @@ check_fails "a root that is not cgroup2 is refused" "not a cgroup2 mount" \
 dmsetup remove cgfast
 dmsetup remove cgslow
 rmmod brd
-for g in fast slow short; do
+for g in fast slow short burst; do
 	rmdir $CG/$g
 done
 echo -io >$CG/cgroup.subtree_control

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -32,6 +33,10 @@ CgroupSampler::CgroupSampler(CgroupOptions options)
       series_(options_.depth, options_.max_series) {}
 
 CgroupSampler::~CgroupSampler() {
+    if (reader_.joinable()) {
+        reader_.request_stop();
+        reader_.join();
+    }
     for (std::size_t i = 0; i < listeners_.size(); i++) {
         try {
             listeners_[i]->deregister_cpumask(std::to_string(cpus_[i]));
@@ -70,9 +75,40 @@ void CgroupSampler::start() {
         c->register_cpumask(std::to_string(cpu));
         listeners_.push_back(std::move(c));
     }
+    reader_ = std::jthread([this](std::stop_token stop) { read_exits(stop); });
+}
+
+// The reader thread: waits for exit messages on any listener (at most 100 ms,
+// to see a stop request) and applies them to the tally.
+void CgroupSampler::read_exits(std::stop_token stop) {
+    std::vector<pollfd> fds;
+    for (const auto& c : listeners_)
+        fds.push_back({c->fd(), POLLIN, 0});
+    while (!stop.stop_requested()) {
+        if (::poll(fds.data(), fds.size(), 100) <= 0)
+            continue;  // timeout, or a signal
+        std::lock_guard lock(mu_);
+        try {
+            drain();
+        } catch (const Error& e) {
+            reader_error_ = e.what();
+            return;
+        }
+    }
+}
+
+std::uint64_t CgroupSampler::exits() const {
+    std::lock_guard lock(mu_);
+    return tally_.exits();
+}
+
+std::uint64_t CgroupSampler::unaccounted_exits() const {
+    std::lock_guard lock(mu_);
+    return tally_.unaccounted_exits();
 }
 
 std::uint64_t CgroupSampler::lost_messages() const {
+    std::lock_guard lock(mu_);
     std::uint64_t n = 0;
     for (const auto& c : listeners_)
         n += c->lost();
@@ -80,6 +116,7 @@ std::uint64_t CgroupSampler::lost_messages() const {
 }
 
 std::uint64_t CgroupSampler::overflows() const {
+    std::lock_guard lock(mu_);
     std::uint64_t n = 0;
     for (const auto& c : listeners_)
         n += c->overflows();
@@ -98,6 +135,11 @@ void CgroupSampler::drain() {
 std::map<std::string, TaskIo> CgroupSampler::sample() {
     if (!query_)
         start();
+    // The whole sample under the lock: a process seen in /proc below must
+    // not have its exit record applied before it is counted as alive.
+    std::lock_guard lock(mu_);
+    if (!reader_error_.empty())
+        throw Error(ErrorKind::failed, "cgroups: exit listener: " + reader_error_);
     // Exit records first: a process missing from /proc below has its record
     // queued already (it is sent before the process can be reaped).
     drain();

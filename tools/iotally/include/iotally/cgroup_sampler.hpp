@@ -2,13 +2,18 @@
 // Samples of per-cgroup block I/O: an exit listener on every CPU (asking for
 // TASKSTATS_TYPE_IO) and the per-tgid records of the processes in /proc,
 // summed per cgroup v2 path (cgroup_io.hpp). Used by `iotally tasks
-// --cgroup` and by `iotally serve --cgroups`.
+// --cgroup` and by `iotally serve --cgroups`. A thread of its own reads the
+// listeners' sockets as exit messages arrive, so that a burst of exits
+// between two samples does not overflow their receive buffers.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <stop_token>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "iotally/cgroup_io.hpp"
@@ -43,8 +48,8 @@ class CgroupSampler {
     // unknown labels).
     std::map<std::string, TaskIo> sample();
 
-    std::uint64_t exits() const { return tally_.exits(); }
-    std::uint64_t unaccounted_exits() const { return tally_.unaccounted_exits(); }
+    std::uint64_t exits() const;
+    std::uint64_t unaccounted_exits() const;
     std::uint64_t lost_messages() const;
     std::uint64_t overflows() const;
     const CgroupOptions& options() const { return options_; }
@@ -57,7 +62,13 @@ class CgroupSampler {
     CgroupTally tally_;
     CgroupPaths paths_;
     CgroupSeries series_;
+    // Guards the listeners' counts and the tally: the reader thread applies
+    // exit records while no sample is being taken.
+    mutable std::mutex mu_;
+    std::string reader_error_;  // what stopped the reader thread
+    std::jthread reader_;
     void drain();
+    void read_exits(std::stop_token stop);
 };
 
 // The iotally_cgroup_* families of `serve --cgroups`, and the kernel's
