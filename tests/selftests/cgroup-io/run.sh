@@ -242,7 +242,9 @@ sleep 1
 scrape $T/s5.txt
 exits=$(($(value $T/s5.txt iotally_cgroup_exits_total '') - $(value $T/s4.txt iotally_cgroup_exits_total '')))
 lost=$(($(value $T/s5.txt iotally_cgroup_exit_messages_lost_total '') - $(value $T/s4.txt iotally_cgroup_exit_messages_lost_total '')))
-echo "# burst of $BURST exits in /burst between two scrapes: $exits exits counted, $lost messages lost"
+overflows=$(($(value $T/s5.txt iotally_cgroup_exit_overflows_total '') - $(value $T/s4.txt iotally_cgroup_exit_overflows_total '')))
+echo "# burst of $BURST exits in /burst between two scrapes: $exits exits counted, $lost messages lost, $overflows overflows"
+check_eq "burst: no receive buffer overflow" 0 "$overflows"
 check_eq "burst: no exit message lost between two scrapes" 0 "$lost"
 check_cmp "burst: every exit counted" -ge "$exits" $BURST
 
