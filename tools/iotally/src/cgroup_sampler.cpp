@@ -37,13 +37,10 @@ CgroupSampler::~CgroupSampler() {
         reader_.request_stop();
         reader_.join();
     }
-    for (std::size_t i = 0; i < listeners_.size(); i++) {
-        try {
-            listeners_[i]->deregister_cpumask(std::to_string(cpus_[i]));
-        } catch (const Error&) {
-            // Closing the socket deregisters it too, later.
-        }
-    }
+    // No TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK: its acknowledgement is
+    // dropped when the socket's receive buffer is full (an exit storm), and
+    // waiting for it would hang. Closing the socket deregisters it: the
+    // kernel drops a listener whose socket is gone at its next exit message.
 }
 
 void CgroupSampler::start() {
