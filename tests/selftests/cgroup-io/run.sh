@@ -299,7 +299,12 @@ check_cmp "--cgroup-depth 0: / has at least every cgroup's waits" -ge \
 	"$(sum $T/depth3.txt iotally_cgroup_io_wait_seconds_count /)" \
 	"$(sum $T/s3.txt iotally_cgroup_io_wait_seconds_count /fast /slow /short)"
 kill $serve_pid $cap_pid $depth_pid
-wait $serve_pid $cap_pid $depth_pid 2>/dev/null
+rcs=
+for p in $serve_pid $cap_pid $depth_pid; do
+	wait $p
+	rcs="$rcs $?"
+done
+check_eq "SIGTERM stops the three exporters (exit 0)" " 0 0 0" "$rcs"
 
 # --- iotally tasks --cgroup -----------------------------------------------
 (sleep 1 && in_cgroup short /usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=8 \

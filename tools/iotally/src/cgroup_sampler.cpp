@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -17,6 +19,24 @@ namespace iotally {
 namespace {
 
 constexpr long cgroup2_magic = 0x63677270;  // CGROUP2_SUPER_MAGIC
+
+// Blocks every signal in the calling thread while it lives: a thread
+// started meanwhile inherits the mask, so that the process's signals (serve
+// waits for SIGTERM with sigwait) never land in it.
+class SignalsBlocked {
+  public:
+    SignalsBlocked() {
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old_);
+    }
+    ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    SignalsBlocked(const SignalsBlocked&) = delete;
+    SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+  private:
+    sigset_t old_{};
+};
 
 std::string first_line(const std::string& path) {
     std::ifstream in(path);
@@ -72,6 +92,7 @@ void CgroupSampler::start() {
         c->register_cpumask(std::to_string(cpu));
         listeners_.push_back(std::move(c));
     }
+    SignalsBlocked blocked;
     reader_ = std::jthread([this](std::stop_token stop) { read_exits(stop); });
 }
 
