@@ -56,16 +56,6 @@ if command -v chrt >/dev/null &&
 	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=20000000; then
 	taskset -c 0 chrt -f 50 sh -c 'while :; do :; done' &
 	hog=$!
-	# The hog must hold CPU 0 before the reader starts: taskset and chrt
-	# exec it, which under TCG has taken longer than the reader's 100 ms
-	# (longest waits of 22 and 29 ms). Its policy (field 41 of stat) is
-	# then SCHED_FIFO (1).
-	_i=0
-	until [ "$(awk '{ print $41 }' /proc/$hog/stat 2>/dev/null)" = 1 ]; do
-		_i=$((_i + 1))
-		[ $_i -le 100 ] || bail "the SCHED_FIFO loop did not start"
-		sleep 0.1
-	done
 	start_load /dev/nullb0 0 5 4096 0 0 0
 	kill $hog
 	wait $hog 2>/dev/null
