@@ -21,6 +21,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OVERLAY_DIRS = ["drivers", "lib", "include", "kernel", "samples", "block"]
 DATE = "2024-11-17 00:00:00 +0000"
+TRAILER = re.compile(r"^(Fixes|Cc|Link|Reported-by|Reviewed-by|Acked-by|Tested-by|Suggested-by|Closes): \S")
 
 
 class Error(Exception):
@@ -126,9 +127,28 @@ def parse():
                 s.mailpatches += rest.split()
         else:
             raise Error(f"{where}: unknown directive '{word}'")
-    if not author or not re.match(r"^[^<>]+ <[^<>@]+@[^<>]+>$", author):
-        raise Error("patches/mail-series: 'author NAME <MAIL>' missing or malformed")
-    return steps, skips, maps, author
+    if author:
+        raise Error("patches/mail-series: 'author' is gone: the series is signed by "
+                    "git config user.name and user.email")
+    return steps, skips, maps
+
+
+def git_author():
+    """'NAME <MAIL>' of whoever makes the series: git config user.name and
+    user.email of this checkout, as git commit would sign."""
+    ident = []
+    for key in ("user.name", "user.email"):
+        r = subprocess.run(["git", "-C", TOP, "config", key], capture_output=True, text=True)
+        value = r.stdout.strip()
+        if r.returncode or not value:
+            raise Error(f"git config {key} is not set: the patches are signed off with it "
+                        f"(git config --global {key} ...)")
+        ident.append(value)
+    name, mail = ident
+    author = f"{name} <{mail}>"
+    if not re.match(r"^[^<>]+ <[^<>@\s]+@[^<>\s]+>$", author):
+        raise Error(f"git config user.name/user.email give a malformed identity: {author}")
+    return author
 
 
 def kernel_path(path, maps):
@@ -334,7 +354,7 @@ def claimed_symbols(parsed):
 
 class Plan:
     def __init__(self):
-        self.steps, self.skips, self.maps, self.author = parse()
+        self.steps, self.skips, self.maps = parse()
         self.owner, self.patch_owner, self.mail_owner, sym_owner = assign(self.steps, self.skips)
         SYMBOLS.update(sym_owner)
         self.patches = []   # (owner step, name, parsed), in application order
@@ -403,7 +423,8 @@ def git(git_dir, *args, env=None, input=None):
 
 def build(git_dir, base, pristine, outdir, kernel_tree):
     plan = Plan()
-    name, mail = re.match(r"^(.*) <(.*)>$", plan.author).groups()
+    author = git_author()
+    name, mail = re.match(r"^(.*) <(.*)>$", author).groups()
     ident = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": mail, "GIT_AUTHOR_DATE": DATE,
              "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": mail, "GIT_COMMITTER_DATE": DATE}
     tmp = tempfile.mkdtemp(prefix="mail-series.", dir=os.path.dirname(git_dir))
@@ -428,7 +449,10 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
                 input=("\n".join(info) + "\n").encode())
             tree = git(git_dir, "write-tree", env=index)
             body = open(rel("patches", "mail", s.message)).read().strip()
-            msg = f"{s.subject}\n\n{body}\n\nSigned-off-by: {plan.author}\n"
+            # A message that ends in trailers (Fixes:, Cc:) gets the
+            # sign-off in the same block.
+            sep = "\n" if TRAILER.match(body.split("\n")[-1]) else "\n\n"
+            msg = f"{s.subject}\n\n{body}{sep}Signed-off-by: {author}\n"
             parent = git(git_dir, "commit-tree", tree, "-p", parent, "-F", "-",
                          env=ident, input=msg.encode())
             commits.append(parent)
