@@ -52,9 +52,7 @@ def files_of_ours():
     files = []
     for d in OVERLAY_DIRS:
         files += walk(d, overlay_keep)
-    if os.path.isdir(rel("Documentation")):
-        files += sorted("Documentation/" + f for f in os.listdir(rel("Documentation"))
-                        if f.endswith(".rst"))
+    files += walk("Documentation", lambda name: name.endswith(".rst"))
     files += walk("tests/selftests")
     files += walk("patches/mail/tree")
     return files
@@ -157,7 +155,7 @@ def kernel_path(path, maps):
     for src, dst in maps:
         if path.startswith(src):
             return dst + path[len(src):]
-    if re.match(r"^Documentation/[^/]+\.rst$", path):
+    if re.match(r"^Documentation/([^/]+/)*[^/]+\.rst$", path):
         return path
     raise Error(f"{path}: not in the overlay and no 'map' says where it goes")
 
