@@ -78,6 +78,7 @@ class Step:
         self.patches = []
         self.symbols = []
         self.mailpatches = []
+        self.cover = []
         self.files = []
 
 
@@ -109,12 +110,14 @@ def parse():
             if not sep or not why.strip():
                 raise Error(f"{where}: skip needs a reason after ' -- '")
             skips += [(p, where) for p in pats.split()]
-        elif word in ("message", "take", "patch", "symbol", "mailpatch"):
+        elif word in ("message", "take", "patch", "symbol", "mailpatch", "cover"):
             if not steps:
                 raise Error(f"{where}: '{word}' before the first step")
             s = steps[-1]
             if word == "message":
                 s.message = rest
+            elif word == "cover":
+                s.cover.append(rest)
             elif word == "take":
                 s.takes += [(p, where) for p in rest.split()]
             elif word == "patch":
@@ -212,6 +215,9 @@ def assign(steps, skips):
     for i, s in enumerate(steps):
         if not s.message or not os.path.exists(rel("patches", "mail", s.message)):
             errors.append(f"patches/mail-series:{s.lineno}: step without an existing message file")
+        if not " ".join(s.cover).strip():
+            errors.append(f"patches/mail-series:{s.lineno}: step without a 'cover' line: "
+                          "the cover letter describes every patch")
         for sym in s.symbols:
             sym_owner[sym] = i
     if errors:
@@ -453,7 +459,7 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
             msg = f"{s.subject}\n\n{body}{sep}Signed-off-by: {author}\n"
             parent = git(git_dir, "commit-tree", tree, "-p", parent, "-F", "-",
                          env=ident, input=msg.encode())
-            commits.append(parent)
+            commits.append((parent, s))
             prev = cur
         git(git_dir, "update-ref", "refs/heads/series", parent)
     finally:
@@ -465,7 +471,7 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
     os.makedirs(outdir, exist_ok=True)
     git(git_dir, "format-patch", "--cover-letter", "--no-signature", "--zero-commit",
         "--base=" + base, "-o", outdir, f"{base}..refs/heads/series", env=ident)
-    cover(plan, outdir, kernel_tree, len(commits))
+    cover(plan, outdir, kernel_tree, [s for _, s in commits])
 
 
 def bench_reports(paths):
@@ -498,7 +504,22 @@ def bench_results():
     return "\n\n".join(body)
 
 
-def cover(plan, outdir, kernel_tree, n):
+def patch_list(steps):
+    """The cover letter's description of every patch: "[N/M] subject" and
+    the step's cover text, wrapped."""
+    import textwrap
+    out = []
+    width = len(str(len(steps)))
+    for i, s in enumerate(steps, 1):
+        head = f"[{i:0{width}d}/{len(steps)}] {s.subject}"
+        body = textwrap.wrap(" ".join(" ".join(s.cover).split()), 70,
+                             initial_indent="  ", subsequent_indent="  ",
+                             break_on_hyphens=False)
+        out.append(head + "\n" + "\n".join(body))
+    return "\n\n".join(out)
+
+
+def cover(plan, outdir, kernel_tree, steps):
     patches = sorted(f for f in os.listdir(outdir) if f.endswith(".patch") and not f.startswith("0000"))
     r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback"]
                        + [os.path.join(outdir, p) for p in patches],
@@ -508,7 +529,10 @@ def cover(plan, outdir, kernel_tree, n):
     maint = r.stdout.rstrip()
     tmpl = open(rel("patches", "mail", "cover-letter.txt")).read()
     subject, _, blurb = tmpl.partition("\n")
+    if "@PATCHES@" not in blurb:
+        raise Error("patches/mail/cover-letter.txt: no @PATCHES@ (where every patch is described)")
     blurb = blurb.strip("\n").replace("@RESULTS@", bench_results()).replace("@MAINTAINERS@", maint)
+    blurb = blurb.replace("@PATCHES@", patch_list(steps))
     path = os.path.join(outdir, "0000-cover-letter.patch")
     text = open(path).read()
     if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:
