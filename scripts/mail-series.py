@@ -229,9 +229,16 @@ def assign(steps, skips):
 
 # ---- patches: parse, split by symbol, filter ---------------------------------
 
-def parse_patch(path):
-    """[(old_name, new_name, [hunk]), ...]; hunk = [header, lines...]"""
-    lines = open(path).read().split("\n")
+def parse_patch(path, author=None):
+    """[(old_name, new_name, [hunk]), ...]; hunk = [header, lines...]
+    @AUTHOR@ in the text (a MAINTAINERS entry of patches/mail/) stands for
+    whoever makes the series (git_author())."""
+    text = open(path).read()
+    if "@AUTHOR@" in text:
+        if author is None:
+            author = git_author()
+        text = text.replace("@AUTHOR@", author)
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     files, i = [], 0
@@ -357,7 +364,7 @@ def claimed_symbols(parsed):
 # ---- the plan and the commits ---------------------------------------------------
 
 class Plan:
-    def __init__(self):
+    def __init__(self, author=None):
         self.steps, self.skips, self.maps = parse()
         self.owner, self.patch_owner, self.mail_owner, sym_owner = assign(self.steps, self.skips)
         SYMBOLS.update(sym_owner)
@@ -368,7 +375,8 @@ class Plan:
                                      parse_patch(rel("patches", name))))
         for i, s in enumerate(self.steps):
             for name in s.mailpatches:
-                self.patches.append((i, "mail/" + name, parse_patch(rel("patches", "mail", name))))
+                self.patches.append((i, "mail/" + name,
+                                     parse_patch(rel("patches", "mail", name), author)))
         found = set()
         for _, _, parsed in self.patches:
             found |= claimed_symbols(parsed)
@@ -426,8 +434,8 @@ def git(git_dir, *args, env=None, input=None):
 
 
 def build(git_dir, base, pristine, outdir, kernel_tree):
-    plan = Plan()
     author = git_author()
+    plan = Plan(author)
     name, mail = re.match(r"^(.*) <(.*)>$", author).groups()
     ident = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": mail, "GIT_AUTHOR_DATE": DATE,
              "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": mail, "GIT_COMMITTER_DATE": DATE}

@@ -117,13 +117,17 @@ def toctree(src, base):
             bad = 1
         else:
             print(f"# {f}: in a toctree")
-    # pages the series' files name
-    changed = git(src, "diff", "--name-only", "--diff-filter=AM", base, "HEAD").split()
-    for f in changed:
-        text = open(f, errors="replace").read()
-        for ref in sorted(set(re.findall(r"Documentation/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(?:rst|txt)\b", text))):
+    # pages the lines the series adds name (Kconfig help, comments, pages)
+    cur = None
+    for line in git(src, "diff", "-U0", base, "HEAD").split("\n"):
+        if line.startswith("+++ "):
+            cur = line[6:] if line.startswith("+++ b/") else None
+            continue
+        if cur is None or not line.startswith("+"):
+            continue
+        for ref in sorted(set(re.findall(r"Documentation/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(?:rst|txt)\b", line))):
             if not os.path.exists(ref):
-                print(f"{f}: names {ref}, which the tree after the series lacks")
+                print(f"{cur}: names {ref}, which the tree after the series lacks")
                 bad = 1
     return bad
 
