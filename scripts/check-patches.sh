@@ -26,7 +26,16 @@
 #     commit message justifies it on a line "checkpatch TYPE: reason"; a
 #     justification of any other type, or of a type checkpatch does not
 #     report, fails;
-#   - the cover letter is filled in.
+#   - the first patch is the dm-rq fix for stable: drivers/md/dm-rq.c only,
+#     with Fixes: and Cc: stable, applied to the pristine base first;
+#   - every patch is from and signed off by git config user.name and
+#     user.email; no patch names a path of the build machine;
+#   - kernel-doc -Wall and, after each patch's build, sparse report nothing
+#     on the lines the series adds to the C files that patch changes;
+#   - after the last patch, every page the series adds is in a toctree and
+#     every Documentation/ page its files name exists;
+#   - the cover letter is filled in, describes every patch and lists the
+#     maintainers.
 #
 # Needs build/src/linux (make tree). NOBUILD=1 skips the builds.
 set -uo pipefail
@@ -90,6 +99,37 @@ mapfile -t series < <(cd "$patches" && ls 0*.patch | grep -v '^0000-')
 ((${#series[@]} > 0))
 result $? "the series has patches (${#series[@]})" || finish
 
+# Whoever makes the series signs it: git config user.name and user.email
+# (as git commit would), never a placeholder.
+: >"$log"
+me_name=$(git config user.name) me_mail=$(git config user.email)
+for p in "${series[@]}"; do
+	info=$(cd "$work" && git mailinfo /dev/null /dev/null <"$patches/$p")
+	if ! grep -qxF "Author: $me_name" <<<"$info" || ! grep -qxF "Email: $me_mail" <<<"$info"; then
+		echo "$p: From: is not $me_name <$me_mail>: $(grep -E '^(Author|Email):' <<<"$info" | paste -sd' ')" >>"$log"
+	fi
+	grep -qxF "Signed-off-by: $me_name <$me_mail>" "$patches/$p" ||
+		echo "$p: no Signed-off-by: $me_name <$me_mail>" >>"$log"
+done
+grep -l 'iotally@localhost' "$patches"/*.patch | sed 's/$/: names iotally@localhost/' >>"$log"
+[[ -n $me_name && -n $me_mail && ! -s $log ]]
+result $? "every patch is from and signed off by git config user.name <user.email> ($me_name <$me_mail>)" "$log"
+
+# The dm-rq fix goes first, alone, for stable: the fix of a bug of the
+# pristine tree, applied to it before anything else (git am below).
+first=${series[0]}
+: >"$log"
+touched=$(grep '^diff --git ' "$patches/$first" | awk '{ print substr($3, 3) }' | sort -u | paste -sd' ')
+[[ $touched == drivers/md/dm-rq.c ]] || echo "$first changes '$touched', not drivers/md/dm-rq.c alone" >>"$log"
+msg=$(sed '/^---$/q' "$patches/$first")
+grep -qE '^Fixes: [0-9a-f]{12,40} \(".+"\)$' <<<"$msg" ||
+	echo "$first: no 'Fixes: <at least 12 hex digits> (\"subject\")'" >>"$log"
+grep -qx 'Cc: stable@vger.kernel.org' <<<"$msg" || echo "$first: no 'Cc: stable@vger.kernel.org'" >>"$log"
+grep -q '^Subject: \[PATCH 0*1/[0-9]*\] dm-rq: ' "$patches/$first" || echo "$first: not the dm-rq fix" >>"$log"
+[[ ! -s $log ]]
+result $? "patch 1 is the dm-rq fix for stable: drivers/md/dm-rq.c only, Fixes: and Cc: stable ($first)" "$log"
+
+
 # The bisect builds take minutes: a series identical to one that passed
 # every check before (same patches, our sources, config, pinned versions
 # and checking scripts) is not built again, and its checks are reported as
@@ -98,7 +138,7 @@ verified=$work/verified
 key=$({
 	cat "$patches"/*.patch configs/*.config versions.mk scripts/check-patches.sh \
 		scripts/make-patches.sh scripts/mail-series.py scripts/kernel-tree.sh \
-		scripts/kernel-build.sh
+		scripts/kernel-build.sh scripts/series-lint.py scripts/check-doc-paths.sh
 	find drivers lib include kernel samples block patches -type f 2>/dev/null |
 		sort | xargs -r sha256sum
 } | sha256sum | cut -d' ' -f1)
@@ -136,8 +176,11 @@ cpdir=$(mktemp -d)
 trap 'rm -rf "$log" "$cpdir"' EXIT
 for p in "${series[@]}"; do
 	sed -n '/^---$/q; s/^checkpatch \([A-Z_]*\): ..*/\1/p' "$patches/$p" | sort -u >"$cpdir/$p.justified"
+	# UNKNOWN_COMMIT_ID: the commits Fixes: names are mainline's, and the
+	# pristine tree is Debian's source, not a clone that has them; the
+	# first check above requires their form.
 	(cd "$kernel" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		"$patches/$p" >"$cpdir/$p.log" 2>&1
+		--ignore UNKNOWN_COMMIT_ID "$patches/$p" >"$cpdir/$p.log" 2>&1
 	echo $? >"$cpdir/$p.rc") &
 done
 # checkpatch_verdict PATCH: 0 if checkpatch reported only justified
@@ -190,11 +233,22 @@ build_dirs() {
 		awk '{ for (i = 1; i <= k; i++) if (index($0 "/", kept[i] "/") == 1) next; kept[++k] = $0; print $0 "/" }'
 }
 
+# lint_new TOOL: keep the warnings (stdin) on lines the series added; 0 if none.
+lint_new() {
+	python3 scripts/series-lint.py added-only "$src" "$base"
+}
+
 for p in "${series[@]}"; do
 	git -C "$src" am -q "$patches/$p" >"$log" 2>&1
 	if ! result $? "git am $p" "$log"; then
 		git -C "$src" am --abort >/dev/null 2>&1
 		finish
+	fi
+	# kernel-doc -Wall on the C files this patch adds or changes
+	mapfile -t cfiles < <(git -C "$src" diff --name-only --diff-filter=AM HEAD~1 HEAD -- '*.c' '*.h')
+	if ((${#cfiles[@]})); then
+		{ (cd "$src" && perl scripts/kernel-doc -Wall -none "${cfiles[@]}") 2>&1 || true; } | lint_new >"$log"
+		result $? "kernel-doc -Wall $p (${#cfiles[@]} C files)" "$log"
 	fi
 	[[ ${NOBUILD:-0} == 1 ]] && continue
 	if ! git -C "$src" diff --name-only HEAD~1 HEAD | grep -qvE '^(Documentation|tools)/'; then
@@ -213,7 +267,31 @@ for p in "${series[@]}"; do
 	fi
 	rm -f "$log.w"
 	result $rc "$p builds: ${dirs[*]}" "$log"
+	# sparse on the objects of the .c files this patch adds or changes
+	# that the configuration builds
+	mapfile -t objs < <(for f in "${cfiles[@]}"; do
+		[[ $f == *.c && -f $obj/${f%.c}.o ]] && echo "${f%.c}.o"
+	done)
+	if ((rc == 0 && ${#objs[@]})); then
+		{ kmake C=2 CHECK=sparse "${objs[@]}" 2>&1 || true; } | lint_new >"$log"
+		result $? "sparse $p (${#objs[@]} objects)" "$log"
+	fi
 done
+
+# Every page the series adds is in a toctree; every page it names exists.
+python3 scripts/series-lint.py toctree "$src" "$base" >"$log" 2>&1
+result $? "every page the series adds is in a toctree, every page it names exists" "$log"
+
+# No page of the series, commit message or cover letter names a path of
+# this machine (the selftests' own /tmp files are the guest's, not ours).
+words=$work/messages.txt
+for p in 0000-cover-letter.patch "${series[@]}"; do
+	sed '/^---$/q' "$patches/$p"
+done >"$words"
+mapfile -t pages < <(git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- Documentation/ |
+	sed "s|^|$src/|")
+scripts/check-doc-paths.sh "$words" "${pages[@]}" >"$log" 2>&1
+result $? "no page or message of the series names a path of the build machine (${#pages[@]} pages)" "$log"
 
 # The last step's configuration: every symbol of the fragment as written.
 if [[ ${NOBUILD:-0} != 1 ]]; then
@@ -305,8 +383,19 @@ for p in "${series[@]}"; do
 done
 
 cover=$patches/0000-cover-letter.patch
-! grep -q '\*\*\*\|@RESULTS@\|@MAINTAINERS@' "$cover" && grep -q '(maintainer:' "$cover"
+! grep -q '\*\*\*\|@RESULTS@\|@MAINTAINERS@\|@PATCHES@' "$cover" && grep -q '(maintainer:' "$cover"
 result $? "cover letter filled in, with get_maintainer.pl output"
+
+# The cover letter describes every patch: "[N/M] subject", then its text.
+: >"$log"
+for p in "${series[@]}"; do
+	head=$(cd "$work" && git mailinfo -k /dev/null /dev/null <"$patches/$p" |
+		sed -n 's/^Subject: \[PATCH \([0-9]*\/[0-9]*\)\] /[\1] /p')
+	awk -v h="$head" 'found { ok = ($0 ~ /^  [^ ]/); exit } $0 == h { found = 1 } END { exit !ok }' "$cover" ||
+		echo "no description of: ${head:-$p}" >>"$log"
+done
+[[ ! -s $log ]]
+result $? "the cover letter describes every patch (${#series[@]})" "$log"
 
 # Every benchmark's table, fresh or recorded, with its ratios.
 missing=()

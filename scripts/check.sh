@@ -205,8 +205,11 @@ fi
 # oracle of ours on the same kernel (a guest each); our KUnit suites load as
 # modules after our dm-mod.
 if ((hz300)); then
+	# and upstream's engine with the dm-rq fix that heads the mail series
+	# times requests right (suite dm-rq-fixed, 5 s)
 	guest hz300-stock --kernel patched --kernel-dir build/kernel-hz300 \
-		--dm-mod build/kernel-hz300/dm-mod-stock.ko "${fuzz_args[@]}" --suite dm-stats-fuzz
+		--dm-mod build/kernel-hz300/dm-mod-stock.ko "${fuzz_args[@]}" --suite dm-stats-fuzz \
+		--suite dm-rq-fixed
 	# shellcheck disable=SC2046
 	guest hz300 --kernel patched --kernel-dir build/kernel-hz300 --kunit-suites "$kunit_suites" \
 		"${fuzz_args[@]}" $(scripts/guest-suites.sh modular)

@@ -21,6 +21,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OVERLAY_DIRS = ["drivers", "lib", "include", "kernel", "samples", "block"]
 DATE = "2024-11-17 00:00:00 +0000"
+TRAILER = re.compile(r"^(Fixes|Cc|Link|Reported-by|Reviewed-by|Acked-by|Tested-by|Suggested-by|Closes): \S")
 
 
 class Error(Exception):
@@ -51,9 +52,7 @@ def files_of_ours():
     files = []
     for d in OVERLAY_DIRS:
         files += walk(d, overlay_keep)
-    if os.path.isdir(rel("Documentation")):
-        files += sorted("Documentation/" + f for f in os.listdir(rel("Documentation"))
-                        if f.endswith(".rst"))
+    files += walk("Documentation", lambda name: name.endswith(".rst"))
     files += walk("tests/selftests")
     files += walk("patches/mail/tree")
     return files
@@ -79,6 +78,7 @@ class Step:
         self.patches = []
         self.symbols = []
         self.mailpatches = []
+        self.cover = []
         self.files = []
 
 
@@ -110,12 +110,14 @@ def parse():
             if not sep or not why.strip():
                 raise Error(f"{where}: skip needs a reason after ' -- '")
             skips += [(p, where) for p in pats.split()]
-        elif word in ("message", "take", "patch", "symbol", "mailpatch"):
+        elif word in ("message", "take", "patch", "symbol", "mailpatch", "cover"):
             if not steps:
                 raise Error(f"{where}: '{word}' before the first step")
             s = steps[-1]
             if word == "message":
                 s.message = rest
+            elif word == "cover":
+                s.cover.append(rest)
             elif word == "take":
                 s.takes += [(p, where) for p in rest.split()]
             elif word == "patch":
@@ -126,9 +128,28 @@ def parse():
                 s.mailpatches += rest.split()
         else:
             raise Error(f"{where}: unknown directive '{word}'")
-    if not author or not re.match(r"^[^<>]+ <[^<>@]+@[^<>]+>$", author):
-        raise Error("patches/mail-series: 'author NAME <MAIL>' missing or malformed")
-    return steps, skips, maps, author
+    if author:
+        raise Error("patches/mail-series: 'author' is gone: the series is signed by "
+                    "git config user.name and user.email")
+    return steps, skips, maps
+
+
+def git_author():
+    """'NAME <MAIL>' of whoever makes the series: git config user.name and
+    user.email of this checkout, as git commit would sign."""
+    ident = []
+    for key in ("user.name", "user.email"):
+        r = subprocess.run(["git", "-C", TOP, "config", key], capture_output=True, text=True)
+        value = r.stdout.strip()
+        if r.returncode or not value:
+            raise Error(f"git config {key} is not set: the patches are signed off with it "
+                        f"(git config --global {key} ...)")
+        ident.append(value)
+    name, mail = ident
+    author = f"{name} <{mail}>"
+    if not re.match(r"^[^<>]+ <[^<>@\s]+@[^<>\s]+>$", author):
+        raise Error(f"git config user.name/user.email give a malformed identity: {author}")
+    return author
 
 
 def kernel_path(path, maps):
@@ -137,7 +158,7 @@ def kernel_path(path, maps):
     for src, dst in maps:
         if path.startswith(src):
             return dst + path[len(src):]
-    if re.match(r"^Documentation/[^/]+\.rst$", path):
+    if re.match(r"^Documentation/([^/]+/)*[^/]+\.rst$", path):
         return path
     raise Error(f"{path}: not in the overlay and no 'map' says where it goes")
 
@@ -194,6 +215,9 @@ def assign(steps, skips):
     for i, s in enumerate(steps):
         if not s.message or not os.path.exists(rel("patches", "mail", s.message)):
             errors.append(f"patches/mail-series:{s.lineno}: step without an existing message file")
+        if not " ".join(s.cover).strip():
+            errors.append(f"patches/mail-series:{s.lineno}: step without a 'cover' line: "
+                          "the cover letter describes every patch")
         for sym in s.symbols:
             sym_owner[sym] = i
     if errors:
@@ -205,9 +229,16 @@ def assign(steps, skips):
 
 # ---- patches: parse, split by symbol, filter ---------------------------------
 
-def parse_patch(path):
-    """[(old_name, new_name, [hunk]), ...]; hunk = [header, lines...]"""
-    lines = open(path).read().split("\n")
+def parse_patch(path, author=None):
+    """[(old_name, new_name, [hunk]), ...]; hunk = [header, lines...]
+    @AUTHOR@ in the text (a MAINTAINERS entry of patches/mail/) stands for
+    whoever makes the series (git_author())."""
+    text = open(path).read()
+    if "@AUTHOR@" in text:
+        if author is None:
+            author = git_author()
+        text = text.replace("@AUTHOR@", author)
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     files, i = [], 0
@@ -333,8 +364,8 @@ def claimed_symbols(parsed):
 # ---- the plan and the commits ---------------------------------------------------
 
 class Plan:
-    def __init__(self):
-        self.steps, self.skips, self.maps, self.author = parse()
+    def __init__(self, author=None):
+        self.steps, self.skips, self.maps = parse()
         self.owner, self.patch_owner, self.mail_owner, sym_owner = assign(self.steps, self.skips)
         SYMBOLS.update(sym_owner)
         self.patches = []   # (owner step, name, parsed), in application order
@@ -344,7 +375,8 @@ class Plan:
                                      parse_patch(rel("patches", name))))
         for i, s in enumerate(self.steps):
             for name in s.mailpatches:
-                self.patches.append((i, "mail/" + name, parse_patch(rel("patches", "mail", name))))
+                self.patches.append((i, "mail/" + name,
+                                     parse_patch(rel("patches", "mail", name), author)))
         found = set()
         for _, _, parsed in self.patches:
             found |= claimed_symbols(parsed)
@@ -402,8 +434,9 @@ def git(git_dir, *args, env=None, input=None):
 
 
 def build(git_dir, base, pristine, outdir, kernel_tree):
-    plan = Plan()
-    name, mail = re.match(r"^(.*) <(.*)>$", plan.author).groups()
+    author = git_author()
+    plan = Plan(author)
+    name, mail = re.match(r"^(.*) <(.*)>$", author).groups()
     ident = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": mail, "GIT_AUTHOR_DATE": DATE,
              "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": mail, "GIT_COMMITTER_DATE": DATE}
     tmp = tempfile.mkdtemp(prefix="mail-series.", dir=os.path.dirname(git_dir))
@@ -428,10 +461,13 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
                 input=("\n".join(info) + "\n").encode())
             tree = git(git_dir, "write-tree", env=index)
             body = open(rel("patches", "mail", s.message)).read().strip()
-            msg = f"{s.subject}\n\n{body}\n\nSigned-off-by: {plan.author}\n"
+            # A message that ends in trailers (Fixes:, Cc:) gets the
+            # sign-off in the same block.
+            sep = "\n" if TRAILER.match(body.split("\n")[-1]) else "\n\n"
+            msg = f"{s.subject}\n\n{body}{sep}Signed-off-by: {author}\n"
             parent = git(git_dir, "commit-tree", tree, "-p", parent, "-F", "-",
                          env=ident, input=msg.encode())
-            commits.append(parent)
+            commits.append((parent, s))
             prev = cur
         git(git_dir, "update-ref", "refs/heads/series", parent)
     finally:
@@ -443,7 +479,7 @@ def build(git_dir, base, pristine, outdir, kernel_tree):
     os.makedirs(outdir, exist_ok=True)
     git(git_dir, "format-patch", "--cover-letter", "--no-signature", "--zero-commit",
         "--base=" + base, "-o", outdir, f"{base}..refs/heads/series", env=ident)
-    cover(plan, outdir, kernel_tree, len(commits))
+    cover(plan, outdir, kernel_tree, [s for _, s in commits])
 
 
 def bench_reports(paths):
@@ -476,7 +512,22 @@ def bench_results():
     return "\n\n".join(body)
 
 
-def cover(plan, outdir, kernel_tree, n):
+def patch_list(steps):
+    """The cover letter's description of every patch: "[N/M] subject" and
+    the step's cover text, wrapped."""
+    import textwrap
+    out = []
+    width = len(str(len(steps)))
+    for i, s in enumerate(steps, 1):
+        head = f"[{i:0{width}d}/{len(steps)}] {s.subject}"
+        body = textwrap.wrap(" ".join(" ".join(s.cover).split()), 70,
+                             initial_indent="  ", subsequent_indent="  ",
+                             break_on_hyphens=False)
+        out.append(head + "\n" + "\n".join(body))
+    return "\n\n".join(out)
+
+
+def cover(plan, outdir, kernel_tree, steps):
     patches = sorted(f for f in os.listdir(outdir) if f.endswith(".patch") and not f.startswith("0000"))
     r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback"]
                        + [os.path.join(outdir, p) for p in patches],
@@ -486,7 +537,10 @@ def cover(plan, outdir, kernel_tree, n):
     maint = r.stdout.rstrip()
     tmpl = open(rel("patches", "mail", "cover-letter.txt")).read()
     subject, _, blurb = tmpl.partition("\n")
+    if "@PATCHES@" not in blurb:
+        raise Error("patches/mail/cover-letter.txt: no @PATCHES@ (where every patch is described)")
     blurb = blurb.strip("\n").replace("@RESULTS@", bench_results()).replace("@MAINTAINERS@", maint)
+    blurb = blurb.replace("@PATCHES@", patch_list(steps))
     path = os.path.join(outdir, "0000-cover-letter.patch")
     text = open(path).read()
     if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:

@@ -261,9 +261,12 @@ static noinline void account_walk_end(const struct dm_stats_index *idx,
  * @bi_sector: first sector
  * @bi_sectors: length in sectors
  * @end: false at submission, true at completion
- * @start_time: at the start of a bio, the jiffies of its arrival at the
- *	device (io->start_time); not used otherwise (at the end of a request,
- *	dm-rq passes a duration here, not a start time)
+ * @start_time: the jiffies of the I/O's arrival at the device: a bio's
+ *	io->start_time, a request's start in dm_start_request(); DM core and
+ *	dm-rq pass it to both calls. Used at the start of an I/O whose arrival
+ *	dm_stats_record_start() recorded; the end is timed from the start
+ *	kept in @aux: that time, or for an I/O whose arrival was not
+ *	recorded, the start of its accounting
  * @aux: per-I/O state. Before the start: written by dm_stats_record_start()
  *	or dm_stats_aux_init(), or left by an earlier start or end of this
  *	function (a request's payload). Before the end: written by the start.

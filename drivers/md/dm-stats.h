@@ -85,8 +85,9 @@ struct dm_stats {
  * The engine reads it only after writing it: DM core flags a dm_io whose
  * aux dm_stats_record_start() or dm_stats_aux_init() wrote (DM_IO_STATS),
  * and passes the end of an I/O only with that flag. A request's aux lives
- * in its blk-mq payload, zeroed when allocated and written by every start
- * and end accounted since: never uninitialised.
+ * in its blk-mq payload, zeroed when allocated and written by
+ * dm_stats_record_start() and every start and end accounted since: never
+ * uninitialised.
  */
 struct dm_stats_aux {
 	u64 start_ns;
@@ -122,11 +123,12 @@ static inline bool dm_stats_used(struct dm_stats *st)
  * @aux: the bio's per-I/O state
  *
  * Called by DM core when it allocates a bio's struct dm_io, before the
- * target has seen it, if the device has a region. A bio's latency runs
- * from here, as upstream's does, also on targets that start accounting
- * only when they remap the bio (dm-crypt, dm-thin, dm-cache, dm-delay):
- * in jiffies from io->start_time, in ns from the time taken here when a
- * region wants precise timestamps.
+ * target has seen it, and by dm-rq when it starts a request, if the device
+ * has a region. An I/O's latency runs from here, as upstream's does, also
+ * on targets that start accounting only when they remap the bio
+ * (dm-crypt, dm-thin, dm-cache, dm-delay): in jiffies from the start time
+ * passed to dm_stats_account_io() (io->start_time, or the request's), in
+ * ns from the time taken here when a region wants precise timestamps.
  */
 static inline void dm_stats_record_start(struct dm_stats *stats,
 					 struct dm_stats_aux *aux)

@@ -20,11 +20,13 @@ mp_setup() {
 		"$([ -d "/sys/block/$_mp_dm/mq" ] && echo yes)"
 }
 
-# mp_three_reads: a region over all of mp with histogram boundaries 50 and
-# 1000 ms, three direct 4 KiB reads on CPU 0 (coreutils dd), then the
+# mp_three_reads [N ARG...]: a region over all of mp with histogram
+# boundaries 50 and 1000 ms (or @stats_create's optional arguments N
+# ARG...), three direct 4 KiB reads on CPU 0 (coreutils dd), then the
 # region's @stats_print line on stdout; the region is deleted after.
 mp_three_reads() {
-	_mp_region=$(dmsetup message mp 0 @stats_create - /1 1 histogram:50,1000) || return 1
+	[ $# -gt 0 ] || set -- 1 histogram:50,1000
+	_mp_region=$(dmsetup message mp 0 @stats_create - /1 "$@") || return 1
 	for _mp_sector in 0 64 128; do
 		taskset -c 0 /usr/bin/dd status=none if=/dev/mapper/mp of=/dev/null bs=4096 \
 			count=1 skip=$((_mp_sector * 512)) iflag=direct,skip_bytes

@@ -10,9 +10,10 @@
 # dm_stats_account_io()'s start_time; the stock engine subtracts it from
 # jiffies again, so each request adds the current jiffies value (about 2^32
 # on 64-bit, which starts counting 5 minutes below it), not its duration,
-# to the read time and puts it in the histogram's last bucket. Our engine
-# times requests itself (see Documentation/device-mapper-stats.rst). Should
-# a later kernel fix dm-rq.c, these checks fail and say so.
+# to the read time and puts it in the histogram's last bucket. The mail
+# series fixes dm-rq.c in its first patch (suite dm-rq-fixed; see
+# Documentation/device-mapper-stats.rst). Should a later stock kernel fix
+# dm-rq.c, these checks fail and say so.
 . ../lib.sh
 . ../dm-multipath.sh
 

@@ -188,9 +188,10 @@ dmsetup remove --noudevsync "$VOL"
 rmmod brd
 
 # Request-based devices ----------------------------------------------------------
-# dm-rq hands dm_stats_account_io() the I/O's duration where a start time is
-# expected; the engine times requests itself (the stock engine's numbers:
-# suite dm-rq-upstream). 100 ms null_blk completions.
+# dm-rq records a request's start and passes its jiffies to both calls, as
+# the first patch of the series fixes it (the unfixed kernel's numbers:
+# suite dm-rq-upstream; upstream's engine with the fix: dm-rq-fixed).
+# 100 ms null_blk completions.
 mp_setup
 case $? in
 0)

@@ -19,7 +19,9 @@ meminfo_bytes() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 # What the statistics' data takes: the layer's own counter, and dm-stats'
 # (stats_current_allocated_bytes), which the dm interfaces charge.
 own_bytes() { cat "$STATISTIC_PARAMS/current_allocated_bytes" 2>/dev/null || echo 0; }
-dm_bytes() { cat /sys/module/dm_mod/parameters/stats_current_allocated_bytes 2>/dev/null || echo 0; }
+dm_bytes() {
+	cat /sys/module/dm_mod/parameters/stats_current_allocated_bytes 2>/dev/null || echo 0
+}
 layer_bytes() { echo $(($(own_bytes) + $(dm_bytes))); }
 
 # pcpu_trace_setup: a tracing instance of our own for the per-CPU

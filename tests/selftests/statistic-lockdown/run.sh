@@ -12,13 +12,14 @@
 STATS=/sys/kernel/debug/statistics
 
 if ! grep -qE '(^| )lockdown=integrity( |$)' /proc/cmdline; then
-	skip "a closed statistics layer under lockdown" "boot with lockdown=integrity to run this suite"
+	skip "a closed statistics layer under lockdown" \
+		"boot with lockdown=integrity to run this suite"
 	tap_finish
 	exit
 fi
 # as systemd mounts it
 [ -e /sys/kernel/security/lockdown ] ||
-	mount -t securityfs securityfs /sys/kernel/security ||
+	mount -t securityfs none /sys/kernel/security ||
 	bail "cannot mount securityfs"
 check_eq "the kernel is locked down (integrity)" "none [integrity] confidentiality" \
 	"$(cat /sys/kernel/security/lockdown)"

@@ -59,7 +59,8 @@ sleep 1
 sh -c 'echo $$ >'$CG/exiters/cgroup.procs'
 	i=0
 	while [ $i -lt 20 ]; do
-		/usr/bin/dd if=/dev/mapper/lsdelay of=/dev/null bs=4k count=2 iflag=direct status=none
+		/usr/bin/dd if=/dev/mapper/lsdelay of=/dev/null bs=4k count=2 \
+			iflag=direct status=none
 		i=$((i + 1))
 	done
 	i=0
