@@ -21,7 +21,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 . scripts/versions.sh
 logs=$top/build/logs
 mkdir -p "$logs"
