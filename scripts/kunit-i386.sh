@@ -7,10 +7,12 @@
 # suite's reader_never_torn_test and writer_section_test). Same suites and
 # symbols as make kunit (scripts/kunit-uml.sh). The build lives in
 # build/kunit-i386; the KTAP is kept as build/logs/kunit-i386/ktap.log.
-# Extra arguments go to kunit.py run (e.g. a suite filter 'taskstats_io*').
+# Extra arguments go to kunit.py run (e.g. a suite filter 'taskstats_io*');
+# --name NAME (scripts/check.sh's guest_with) only names the part.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+[[ ${1-} == --name ]] && shift 2
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 
