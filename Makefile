@@ -11,6 +11,7 @@
 #   make check      every test: ctest, KUnit and the guest suites on both kernels
 #   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
 #   make check-kmsan  the KMSAN kernel (clang): KUnit and the dm-stats suites (not in make check)
+#   make check-i386  our KUnit suites on a 32-bit (ARCH=i386, SMP) kernel in qemu-system-i386
 #   make demo       boot the patched kernel and watch iotally report live I/O
 #   make bench      A/B benchmarks against the stock kernel
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
@@ -41,7 +42,7 @@ KERNEL_OUT       := $(BUILD)/kernel
 KERNEL_FRAGMENTS := configs/iotally.config
 endif
 
-.PHONY: all deps tree kernel kunit modules tools check check-debug check-kmsan demo bench clean help
+.PHONY: all deps tree kernel kunit modules tools check check-debug check-kmsan check-i386 demo bench clean help
 .PHONY: patches fuzz-dm deb check-debian
 
 all: kernel modules tools
@@ -79,6 +80,9 @@ check: deps
 
 check-debug: deps
 	scripts/check-debug.sh
+
+check-i386: tree
+	scripts/kunit-i386.sh
 
 check-kmsan: deps
 	scripts/check-kmsan.sh

@@ -32,6 +32,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysctl.h>
 #include <linux/taskstats_io.h>
 
@@ -153,16 +154,36 @@ static void task_io_stats_add_op(struct task_io_stats *s, unsigned int op,
 }
 
 /**
- * task_io_stats_account() - count one submitted bio
- * @s: the counters to charge
- * @bio: the bio
- *
- * A bio with REQ_PREFLUSH counts one flush; if it also carries data it
- * counts as a write too.  Write-zeroes and zone-append count as writes,
- * secure erase as a discard.  Zone management and driver-private
- * operations are not counted.
+ * task_io_stats_zero() - counters at zero, ready for their owner
+ * @s: the counters
  */
-void task_io_stats_account(struct task_io_stats *s, const struct bio *bio)
+void task_io_stats_zero(struct task_io_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	u64_stats_init(&s->syncp);
+}
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_zero);
+
+/*
+ * Every update of a task's counters is one write section of their syncp,
+ * so that a reader on another CPU retries rather than see a torn 64-bit
+ * value on 32-bit (on 64-bit both calls are empty). Interrupts stay off
+ * for the few stores on 32-bit: no reader on this CPU can spin on an open
+ * section, and the section is not preempted by another of the same task.
+ */
+static unsigned long task_io_stats_write_begin(struct task_io_stats *s)
+{
+	return u64_stats_update_begin_irqsave(&s->syncp);
+}
+
+static void task_io_stats_write_end(struct task_io_stats *s,
+				    unsigned long flags)
+{
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+}
+
+static void task_io_stats_count_bio(struct task_io_stats *s,
+				    const struct bio *bio)
 {
 	unsigned int sectors = bio_sectors(bio);
 
@@ -194,49 +215,99 @@ void task_io_stats_account(struct task_io_stats *s, const struct bio *bio)
 		break;
 	}
 }
+
+/**
+ * task_io_stats_account() - count one submitted bio
+ * @s: the counters to charge, written only by their owner
+ * @bio: the bio
+ *
+ * A bio with REQ_PREFLUSH counts one flush; if it also carries data it
+ * counts as a write too.  Write-zeroes and zone-append count as writes,
+ * secure erase as a discard.  Zone management and driver-private
+ * operations are not counted.
+ */
+void task_io_stats_account(struct task_io_stats *s, const struct bio *bio)
+{
+	unsigned long flags = task_io_stats_write_begin(s);
+
+	task_io_stats_count_bio(s, bio);
+	task_io_stats_write_end(s, flags);
+}
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_account);
 
 /**
  * task_io_stats_record_wait() - count one I/O wait
- * @s: the counters to charge
+ * @s: the counters to charge, written only by their owner
  * @ns: how long the wait lasted
  */
 void task_io_stats_record_wait(struct task_io_stats *s, u64 ns)
 {
 	unsigned int b = task_io_stats_bucket(ns);
+	unsigned long flags = task_io_stats_write_begin(s);
 
 	WRITE_ONCE(s->wait_count, s->wait_count + 1);
 	WRITE_ONCE(s->wait_total_ns, s->wait_total_ns + ns);
 	if (ns > s->wait_max_ns)
 		WRITE_ONCE(s->wait_max_ns, ns);
 	WRITE_ONCE(s->wait_hist[b], s->wait_hist[b] + 1);
+	task_io_stats_write_end(s, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_record_wait);
 
 /**
+ * task_io_stats_read() - copy counters that their owner may be updating
+ * @snap: the copy, owned by the caller
+ * @src: the counters
+ *
+ * On 32-bit the copy is retried until no update of @src overlapped it, so
+ * no counter in it is torn and all of them are of one moment.  @snap's
+ * syncp is left as it was.
+ */
+void task_io_stats_read(struct task_io_stats *snap,
+			const struct task_io_stats *src)
+{
+	unsigned int start, i;
+
+	do {
+		start = u64_stats_fetch_begin(&src->syncp);
+		for (i = 0; i < TASKSTATS_IO_NR_OPS; i++) {
+			snap->ops[i] = READ_ONCE(src->ops[i]);
+			snap->sectors[i] = READ_ONCE(src->sectors[i]);
+		}
+		snap->wait_count = READ_ONCE(src->wait_count);
+		snap->wait_total_ns = READ_ONCE(src->wait_total_ns);
+		snap->wait_max_ns = READ_ONCE(src->wait_max_ns);
+		for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
+			snap->wait_hist[i] = READ_ONCE(src->wait_hist[i]);
+	} while (u64_stats_fetch_retry(&src->syncp, start));
+}
+EXPORT_SYMBOL_IF_KUNIT(task_io_stats_read);
+
+/**
  * task_io_stats_fold() - add one set of counters into another
- * @dst: the sum, owned by the caller
+ * @dst: the sum, owned by the caller or a thread group's under siglock
  * @src: counters that their owner may be updating concurrently
  *
- * Counts and totals add up; the maximum is the larger of the two.
+ * Counts and totals add up; the maximum is the larger of the two.  @dst is
+ * written without a write section: its readers hold what its writer
+ * holds (siglock), or it is the caller's own.
  */
 void task_io_stats_fold(struct task_io_stats *dst,
 			const struct task_io_stats *src)
 {
+	struct task_io_stats snap;
 	unsigned int i;
-	u64 max;
 
+	task_io_stats_read(&snap, src);
 	for (i = 0; i < TASKSTATS_IO_NR_OPS; i++) {
-		dst->ops[i] += READ_ONCE(src->ops[i]);
-		dst->sectors[i] += READ_ONCE(src->sectors[i]);
+		dst->ops[i] += snap.ops[i];
+		dst->sectors[i] += snap.sectors[i];
 	}
-	dst->wait_count += READ_ONCE(src->wait_count);
-	dst->wait_total_ns += READ_ONCE(src->wait_total_ns);
-	max = READ_ONCE(src->wait_max_ns);
-	if (max > dst->wait_max_ns)
-		dst->wait_max_ns = max;
+	dst->wait_count += snap.wait_count;
+	dst->wait_total_ns += snap.wait_total_ns;
+	dst->wait_max_ns = max(dst->wait_max_ns, snap.wait_max_ns);
 	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
-		dst->wait_hist[i] += READ_ONCE(src->wait_hist[i]);
+		dst->wait_hist[i] += snap.wait_hist[i];
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_fold);
 
@@ -257,8 +328,9 @@ void __task_io_stats_init(struct task_struct *tsk)
 
 	if (!task_io_stats_cache || tsk->io_stats)
 		return;
-	s = kmem_cache_zalloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
+	s = kmem_cache_alloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
 	if (s) {
+		task_io_stats_zero(s);
 		/* zeroed before published: pairs with READ_ONCE() in the readers */
 		smp_store_release(&tsk->io_stats, s);
 	}
@@ -284,9 +356,10 @@ static struct task_io_stats *task_io_stats_current(void)
 		return s;
 	if (!task_io_stats_cache)
 		return NULL;	/* before the cache exists: early boot */
-	s = kmem_cache_zalloc(task_io_stats_cache,
-			      GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
+	s = kmem_cache_alloc(task_io_stats_cache,
+			     GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	if (s) {
+		task_io_stats_zero(s);
 		/* zeroed before published: pairs with task_io_stats_fold_task() */
 		smp_store_release(&current->io_stats, s);
 	}

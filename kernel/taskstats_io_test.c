@@ -9,12 +9,17 @@
 #include <kunit/test.h>
 #include <linux/bio.h>
 #include <linux/cgroup.h>
+#include <linux/jiffies.h>
 #include <linux/kernfs.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/taskstats_io.h>
 #include <linux/taskstats_io_attr.h>
+
+/* The counters of struct task_io_stats, without its syncp. */
+#define COUNTERS_SIZE offsetof(struct task_io_stats, syncp)
 
 /* Model: the first bucket whose upper bound exceeds @ns, else the last. */
 static unsigned int model_bucket(u64 ns)
@@ -73,8 +78,9 @@ static void submit(struct task_io_stats *s, blk_opf_t opf, unsigned int bytes)
 
 static void account_ops_test(struct kunit *test)
 {
-	struct task_io_stats s = {};
+	struct task_io_stats s;
 
+	task_io_stats_zero(&s);
 	submit(&s, REQ_OP_READ, 4096);
 	submit(&s, REQ_OP_READ, 512);
 	submit(&s, REQ_OP_WRITE | REQ_SYNC, 65536);
@@ -94,8 +100,9 @@ static void account_ops_test(struct kunit *test)
 
 static void account_flush_test(struct kunit *test)
 {
-	struct task_io_stats s = {};
+	struct task_io_stats s;
 
+	task_io_stats_zero(&s);
 	/* blkdev_issue_flush(): an empty preflush write is one flush */
 	submit(&s, REQ_OP_WRITE | REQ_PREFLUSH, 0);
 	KUNIT_EXPECT_EQ(test, s.ops[TASKSTATS_IO_FLUSH], 1ULL);
@@ -116,23 +123,25 @@ static void account_flush_test(struct kunit *test)
 
 static void account_ignored_ops_test(struct kunit *test)
 {
-	struct task_io_stats zero = {}, s = {};
+	struct task_io_stats zero = {}, s;
 
+	task_io_stats_zero(&s);
 	submit(&s, REQ_OP_ZONE_RESET, 0);
 	submit(&s, REQ_OP_ZONE_OPEN, 0);
 	submit(&s, REQ_OP_DRV_IN, 4096);
 	submit(&s, REQ_OP_DRV_OUT, 4096);
-	KUNIT_EXPECT_MEMEQ(test, &s, &zero, sizeof(s));
+	KUNIT_EXPECT_MEMEQ(test, &s, &zero, COUNTERS_SIZE);
 }
 
 static void record_wait_test(struct kunit *test)
 {
 	static const u64 waits[] = { 0, 999, 1024, 5000000, 3000000, 1ULL << 33 };
-	struct task_io_stats s = {};
 	u64 hist[TASKSTATS_IO_HIST_BUCKETS] = {};
+	struct task_io_stats s;
 	u64 total = 0, max = 0;
 	unsigned int i;
 
+	task_io_stats_zero(&s);
 	for (i = 0; i < ARRAY_SIZE(waits); i++) {
 		task_io_stats_record_wait(&s, waits[i]);
 		total += waits[i];
@@ -152,10 +161,17 @@ static void record_wait_test(struct kunit *test)
 /* Per-tgid folding: three threads, one of them already released. */
 static void fold_test(struct kunit *test)
 {
-	struct task_io_stats t[3] = {}, released = {}, sum = {};
+	/* 5 x 288 bytes: off the stack, whose frames are 1 KiB on 32-bit */
+	struct task_io_stats *t, *released, *sum;
 	unsigned int i;
 	u64 count = 0;
 
+	t = kunit_kcalloc(test, 5, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	released = &t[3];
+	sum = &t[4];
+	for (i = 0; i < 4; i++)
+		task_io_stats_zero(&t[i]);
 	submit(&t[0], REQ_OP_READ, 4096);
 	task_io_stats_record_wait(&t[0], 2000000);
 	submit(&t[1], REQ_OP_WRITE, 8192);
@@ -166,33 +182,34 @@ static void fold_test(struct kunit *test)
 	task_io_stats_record_wait(&t[2], 4000000);
 
 	/* t[2] exits: folded into the signal_struct copy */
-	task_io_stats_fold(&released, &t[2]);
-	KUNIT_EXPECT_MEMEQ(test, &released, &t[2], sizeof(released));
+	task_io_stats_fold(released, &t[2]);
+	KUNIT_EXPECT_MEMEQ(test, released, &t[2], COUNTERS_SIZE);
 
-	task_io_stats_fold(&sum, &released);
-	task_io_stats_fold(&sum, &t[0]);
-	task_io_stats_fold(&sum, &t[1]);
+	task_io_stats_fold(sum, released);
+	task_io_stats_fold(sum, &t[0]);
+	task_io_stats_fold(sum, &t[1]);
 
-	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_READ], 1ULL);
-	KUNIT_EXPECT_EQ(test, sum.sectors[TASKSTATS_IO_READ], 8ULL);
-	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_WRITE], 1ULL);
-	KUNIT_EXPECT_EQ(test, sum.sectors[TASKSTATS_IO_WRITE], 16ULL);
-	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_FLUSH], 1ULL);
-	KUNIT_EXPECT_EQ(test, sum.ops[TASKSTATS_IO_DISCARD], 1ULL);
-	KUNIT_EXPECT_EQ(test, sum.wait_count, 4ULL);
-	KUNIT_EXPECT_EQ(test, sum.wait_total_ns, 13000100ULL);
-	KUNIT_EXPECT_EQ(test, sum.wait_max_ns, 7000000ULL);
+	KUNIT_EXPECT_EQ(test, sum->ops[TASKSTATS_IO_READ], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum->sectors[TASKSTATS_IO_READ], 8ULL);
+	KUNIT_EXPECT_EQ(test, sum->ops[TASKSTATS_IO_WRITE], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum->sectors[TASKSTATS_IO_WRITE], 16ULL);
+	KUNIT_EXPECT_EQ(test, sum->ops[TASKSTATS_IO_FLUSH], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum->ops[TASKSTATS_IO_DISCARD], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum->wait_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, sum->wait_total_ns, 13000100ULL);
+	KUNIT_EXPECT_EQ(test, sum->wait_max_ns, 7000000ULL);
 	for (i = 0; i < TASKSTATS_IO_HIST_BUCKETS; i++)
-		count += sum.wait_hist[i];
-	KUNIT_EXPECT_EQ(test, count, sum.wait_count);
-	KUNIT_EXPECT_EQ(test, sum.wait_hist[0], 1ULL);
+		count += sum->wait_hist[i];
+	KUNIT_EXPECT_EQ(test, count, sum->wait_count);
+	KUNIT_EXPECT_EQ(test, sum->wait_hist[0], 1ULL);
 }
 
 static void export_test(struct kunit *test)
 {
-	struct task_io_stats s = {};
 	struct taskstats_io out;
+	struct task_io_stats s;
 
+	task_io_stats_zero(&s);
 	memset(&out, 0xa5, sizeof(out));
 	submit(&s, REQ_OP_WRITE, 4096);
 	task_io_stats_record_wait(&s, 5000000);
@@ -242,6 +259,101 @@ static void cgroup_id_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, want, 1ULL);
 #endif
 	KUNIT_EXPECT_EQ(test, io.cgroup_id, want);
+}
+
+/*
+ * On 32-bit a u64 is two stores: every update of a task's counters is one
+ * write section of their syncp (two steps of its sequence), which a reader
+ * on another CPU retries on.  On 64-bit a counter is one store and the
+ * syncp is empty: nothing to check.
+ */
+static void writer_section_test(struct kunit *test)
+{
+#if BITS_PER_LONG == 32
+	struct task_io_stats s;
+	unsigned int seq;
+
+	task_io_stats_zero(&s);
+	seq = raw_read_seqcount(&s.syncp.seq);
+	submit(&s, REQ_OP_WRITE | REQ_PREFLUSH, 4096);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&s.syncp.seq), seq + 2);
+	task_io_stats_record_wait(&s, 1000);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&s.syncp.seq), seq + 4);
+#else
+	kunit_skip(test, "64-bit: every counter is one store");
+#endif
+}
+
+/*
+ * A wait of 2^32 + 1 ns keeps both halves of wait_total_ns equal (n waits:
+ * n << 32 | n), so a value read half before and half after a store shows.
+ */
+#define TORN_WAIT_NS	((1ULL << 32) + 1)
+
+struct torn_writer {
+	struct task_io_stats *s;
+	unsigned long writes;
+};
+
+static int torn_writer_fn(void *arg)
+{
+	struct torn_writer *w = arg;
+
+	while (!kthread_should_stop()) {
+		task_io_stats_record_wait(w->s, TORN_WAIT_NS);
+		WRITE_ONCE(w->writes, w->writes + 1);
+		if (!(w->writes & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * A reader copying a task's counters while the task updates them, as a
+ * taskstats reply does: never half of a store, and on 32-bit (where the
+ * copy retries over whole updates) count and total of the same waits.
+ */
+static void reader_never_torn_test(struct kunit *test)
+{
+	unsigned long deadline, reads = 0, torn = 0, mixed = 0, changes = 0;
+	struct torn_writer w = {};
+	struct task_struct *writer;
+	struct task_io_stats snap;
+	u64 last = 0;
+
+	w.s = kunit_kmalloc(test, sizeof(*w.s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w.s);
+	task_io_stats_zero(w.s);
+	writer = kthread_run(torn_writer_fn, &w, "torn_writer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(writer));
+
+	deadline = jiffies + msecs_to_jiffies(300);
+	while (time_before(jiffies, deadline) || changes < 100) {
+		task_io_stats_read(&snap, w.s);
+		reads++;
+		if (upper_32_bits(snap.wait_total_ns) !=
+		    lower_32_bits(snap.wait_total_ns))
+			torn++;
+		if (IS_ENABLED(CONFIG_32BIT) &&
+		    snap.wait_total_ns != snap.wait_count * TORN_WAIT_NS)
+			mixed++;
+		if (snap.wait_count != last) {
+			last = snap.wait_count;
+			changes++;
+		}
+		if (time_after(jiffies, deadline + msecs_to_jiffies(5000)))
+			break;
+		if (!(reads & 63))
+			cond_resched();
+	}
+	kthread_stop(writer);
+
+	kunit_info(test, "%lu reads, %lu while the writer moved on, %lu writes: %lu torn, %lu mixed\n",
+		   reads, changes, READ_ONCE(w.writes), torn, mixed);
+	/* the writer ran beside the reader, else nothing was tested */
+	KUNIT_EXPECT_GE(test, changes, 100UL);
+	KUNIT_EXPECT_EQ(test, torn, 0UL);
+	KUNIT_EXPECT_EQ(test, mixed, 0UL);
 }
 
 /* What per-task I/O adds to the structures every task has. */
@@ -358,6 +470,8 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(record_wait_test),
 	KUNIT_CASE(fold_test),
 	KUNIT_CASE(export_test),
+	KUNIT_CASE(writer_section_test),
+	KUNIT_CASE(reader_never_torn_test),
 	KUNIT_CASE(cgroup_id_test),
 	KUNIT_CASE(struct_cost_test),
 	KUNIT_CASE(real_wait_counted_test),

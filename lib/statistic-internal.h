@@ -38,6 +38,19 @@ struct statistic_config {
 };
 
 /*
+ * Load a cell of a hot block that its CPU may be updating: whole, on
+ * 32-bit too (see statistic_cell_add() in <linux/statistic.h>).
+ */
+static inline u64 statistic_cell_read(const u64 *cell)
+{
+#ifdef CONFIG_64BIT
+	return READ_ONCE(*cell);
+#else
+	return atomic64_read((const atomic64_t *)cell);
+#endif
+}
+
+/*
  * Per-CPU state of the types handled out of line (list, history, arrays
  * too big for the per-CPU allocator's liking). Only its own CPU writes it,
  * with preemption disabled and local64 operations that are safe against

@@ -988,6 +988,78 @@ stop:
 	KUNIT_EXPECT_STREQ(test, data_text(test, iface), "c 42\n");
 }
 
+/*
+ * A cell is a u64 that its CPU adds to while other CPUs read it: on 32-bit
+ * that is two stores, unless the add is one atomic operation. Adds of
+ * 2^32 + 1 keep both halves of the sum equal (n << 32 | n), so a reader
+ * that sees half of an add shows.
+ */
+#define TORN_Y	((1ULL << 32) + 1)
+
+struct torn_adder {
+	struct statistic *stat;
+	unsigned long rounds;
+};
+
+static int torn_adder_fn(void *arg)
+{
+	struct torn_adder *a = arg;
+
+	while (!kthread_should_stop()) {
+		statistic_add(a->stat, 1, TORN_Y);
+		WRITE_ONCE(a->rounds, a->rounds + 1);
+		if (!(a->rounds & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void cells_never_torn(struct kunit *test)
+{
+	unsigned long deadline, reads = 0, torn = 0, changes = 0;
+	struct statistic_interface *iface = new_iface(test);
+	struct statistic *stat = new_stat(test, iface, "c");
+	struct torn_adder a = { .stat = stat };
+	struct task_struct *task;
+	u64 v, last = 0;
+	char *buf;
+
+	buf = kunit_kzalloc(test, 128, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, 0, statistic_define_value(stat, S64_MIN, S64_MAX,
+							STATISTIC_MODE_INCREMENTS));
+	KUNIT_ASSERT_EQ(test, 0, statistic_start(stat));
+	task = kthread_run(torn_adder_fn, &a, "statistic-torn");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+
+	deadline = jiffies + msecs_to_jiffies(300);
+	while (time_before(jiffies, deadline) || changes < 100) {
+		if (statistic_format(iface, false, buf, 128) < 0 ||
+		    sscanf(buf, "c %llu", &v) != 1) {
+			KUNIT_FAIL(test, "data: %s", buf);
+			break;
+		}
+		reads++;
+		if (upper_32_bits(v) != lower_32_bits(v))
+			torn++;
+		if (v != last) {
+			last = v;
+			changes++;
+		}
+		if (time_after(jiffies, deadline + 5 * HZ))
+			break;
+		if (!(reads & 63))
+			cond_resched();
+	}
+	kthread_stop(task);
+
+	kunit_info(test, "%lu reads, %lu while the adder moved on, %lu adds: %lu torn\n",
+		   reads, changes, READ_ONCE(a.rounds), torn);
+	/* the adder ran beside the reader, else nothing was tested */
+	KUNIT_EXPECT_GE(test, changes, 100UL);
+	KUNIT_EXPECT_EQ(test, torn, 0UL);
+}
+
 /* Let retired generations and per-CPU blocks be freed (and uncharged). */
 static void settle(void)
 {
@@ -1054,7 +1126,7 @@ static void stop_start_keeps_data(struct kunit *test)
 	int i;
 
 	define_dm_like(test, iface);
-	test_now = 5 * NSEC_PER_SEC;
+	test_now = 5ULL * NSEC_PER_SEC;
 	KUNIT_ASSERT_EQ(test, 0, def_write(test, iface, "data=reset\non=1"));
 	for (i = 0; i < 3; i++) {
 		struct statistic *stat;
@@ -1291,6 +1363,7 @@ static struct kunit_case statistic_test_cases[] = {
 	KUNIT_CASE(closed_layer_refuses),
 	KUNIT_CASE(remove_statistic),
 	KUNIT_CASE(reconfigure_under_adds),
+	KUNIT_CASE(cells_never_torn),
 	KUNIT_CASE(memory_while_stopped),
 	KUNIT_CASE(stop_start_keeps_data),
 	KUNIT_CASE(limit_refuses_and_changes_nothing),

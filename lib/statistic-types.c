@@ -528,22 +528,22 @@ static void run_fold_cpu(struct statistic_data *data,
 	unsigned int i;
 
 	base->cells[STATISTIC_CELL_OUT_OF_RANGE] +=
-		READ_ONCE(hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
+		statistic_cell_read(&hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
 	if (data->kind == STATISTIC_HOT_RANGE) {
 		base->cells[STATISTIC_CELL_NUM] +=
-			READ_ONCE(hot->cells[STATISTIC_CELL_NUM]);
+			statistic_cell_read(&hot->cells[STATISTIC_CELL_NUM]);
 		base->cells[STATISTIC_CELL_ACC] +=
-			READ_ONCE(hot->cells[STATISTIC_CELL_ACC]);
+			statistic_cell_read(&hot->cells[STATISTIC_CELL_ACC]);
 		base->cells[STATISTIC_CELL_MIN] =
 			min_t(s64, base->cells[STATISTIC_CELL_MIN],
-			      READ_ONCE(hot->cells[STATISTIC_CELL_MIN]));
+			      statistic_cell_read(&hot->cells[STATISTIC_CELL_MIN]));
 		base->cells[STATISTIC_CELL_MAX] =
 			max_t(s64, base->cells[STATISTIC_CELL_MAX],
-			      READ_ONCE(hot->cells[STATISTIC_CELL_MAX]));
+			      statistic_cell_read(&hot->cells[STATISTIC_CELL_MAX]));
 	} else {
 		for (i = 0; i < data->hot_cells; i++)
 			base->cells[STATISTIC_CELL_FIRST + i] +=
-				READ_ONCE(hot->cells[STATISTIC_CELL_FIRST + i]);
+				statistic_cell_read(&hot->cells[STATISTIC_CELL_FIRST + i]);
 	}
 	if (!cpu)
 		return;
@@ -761,7 +761,7 @@ static void raw_add(struct statistic_data *data, s64 x, u64 y)
 /* Lower this CPU's minimum (@max false) or raise its maximum to @x. */
 static void hot_extend(u64 __percpu *cell, s64 x, bool max)
 {
-	u64 cur = this_cpu_read(*cell), seen;
+	u64 cur = statistic_cell_this_read(*cell), seen;
 
 	/*
 	 * Each compare-and-exchange is one this_cpu operation: if the adder
@@ -769,7 +769,7 @@ static void hot_extend(u64 __percpu *cell, s64 x, bool max)
 	 * and starts over with it.
 	 */
 	while (max ? x > (s64)cur : x < (s64)cur) {
-		seen = this_cpu_cmpxchg(*cell, cur, (u64)x);
+		seen = statistic_cell_cmpxchg(*cell, cur, (u64)x);
 		if (seen == cur)
 			break;
 		cur = seen;
@@ -789,9 +789,9 @@ static void hot_range_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
 		return;
 	hot_extend(&hot->cells[STATISTIC_CELL_MIN], x, false);
 	hot_extend(&hot->cells[STATISTIC_CELL_MAX], x, true);
-	this_cpu_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
+	statistic_cell_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
 	smp_wmb();	/* pairs with smp_rmb() in hot_range_fold() */
-	this_cpu_add(hot->cells[STATISTIC_CELL_NUM], y);
+	statistic_cell_add(hot->cells[STATISTIC_CELL_NUM], y);
 }
 
 /**
@@ -817,7 +817,7 @@ void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y)
 	data = this_cpu_read(hot->data);
 	/* one unsigned comparison for range_min <= x <= range_max */
 	if (unlikely((u64)x - (u64)data->cfg.range_min > data->span)) {
-		this_cpu_inc(hot->cells[STATISTIC_CELL_OUT_OF_RANGE]);
+		statistic_cell_add(hot->cells[STATISTIC_CELL_OUT_OF_RANGE], 1);
 		goto out;
 	}
 	cpu = this_cpu_read(hot->cpu);
@@ -893,7 +893,7 @@ static struct statistic_cpu *cpu_block(const struct statistic_data *data,
 static u64 hot_cell(const struct statistic_data *data, int src,
 		    unsigned int cell)
 {
-	return READ_ONCE(hot_block(data, src)->cells[cell]);
+	return statistic_cell_read(&hot_block(data, src)->cells[cell]);
 }
 
 /* Value total, array interval or list entry @i, summed over all sources. */

@@ -8,7 +8,8 @@
 #   2. the patched kernel: KUnit at boot and the guest suites, then its
 #      KASAN + lockdep build: KUnit and the concurrency suites, then the
 #      same at HZ=300 with everything of ours as modules: KUnit as modules
-#      and the fuzzing with upstream's dm-mod rebuilt for it and with ours
+#      and the fuzzing with upstream's dm-mod rebuilt for it and with ours,
+#      then our KUnit suites on a 32-bit kernel (ARCH=i386)
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's, also with
 #      255 possible CPUs (the dm-stats-targets suite)
@@ -224,6 +225,11 @@ if ((hz300)); then
 	guest hz300 --kernel patched --kernel-dir build/kernel-hz300 --kunit-suites "$kunit_suites" \
 		"${fuzz_args[@]}" $(scripts/guest-suites.sh modular)
 fi
+
+# 2d. our KUnit suites on a 32-bit SMP kernel in qemu-system-i386 (make
+# check-i386): no torn 64-bit counter, no 64-bit division (about 15 s
+# after a change with the build directory in place)
+guest_with scripts/kunit-i386.sh kunit-i386
 
 # The generic statistics layer and its sample, out of tree for the stock
 # kernel: the statistic suite loads them there.

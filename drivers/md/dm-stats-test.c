@@ -441,7 +441,8 @@ static void hist_bucket_random(struct kunit *test)
 			b[i] = v;
 		}
 		for (i = 0; i < 100; i++) {
-			u64 x = prandom_u32_state(&rnd) % (v + 10);
+			/* v < 64 * 50: a 32-bit modulus (no 64-bit division on 32-bit) */
+			u64 x = prandom_u32_state(&rnd) % (u32)(v + 10);
 
 			KUNIT_ASSERT_EQ_MSG(test, dm_stats_hist_bucket(b, n, x),
 					    bucket_model(b, n, x),
@@ -939,7 +940,7 @@ static void split_random_vs_model(struct kunit *test)
 		sr[i].start = a.start;
 		sr[i].end = a.end;
 		sr[i].step = a.step;
-		areas = DIV_ROUND_UP(a.end - a.start, a.step);
+		areas = DIV_ROUND_UP_ULL(a.end - a.start, a.step);
 		sr[i].ios = kunit_kcalloc(test, areas * 2, sizeof(u64), GFP_KERNEL);
 		sr[i].sectors = kunit_kcalloc(test, areas * 2, sizeof(u64), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, sr[i].ios);
@@ -964,7 +965,7 @@ static void split_random_vs_model(struct kunit *test)
 
 				if (s < sr[i].start || s >= sr[i].end)
 					continue;
-				a = (s - sr[i].start) / sr[i].step;
+				a = div64_u64(s - sr[i].start, sr[i].step);
 				sr[i].sectors[a * 2 + dir]++;
 				if (a != prev)
 					sr[i].ios[a * 2 + dir]++;
@@ -974,7 +975,8 @@ static void split_random_vs_model(struct kunit *test)
 	}
 
 	for (i = 0; i < ARRAY_SIZE(sr); i++) {
-		size_t a, areas = DIV_ROUND_UP(sr[i].end - sr[i].start, sr[i].step);
+		size_t a, areas = DIV_ROUND_UP_ULL(sr[i].end - sr[i].start,
+						   sr[i].step);
 
 		for (a = 0; a < areas; a++) {
 			read_area(test, &f->st, sr[i].id, a, t);
@@ -1347,7 +1349,7 @@ static void torn_fold_adds_no_timestamp(struct kunit *test)
 	elapsed = ktime_get_ns() - t0;
 	dm_stats_fold(r, 0, &t);
 	KUNIT_EXPECT_GE(test, t.time_in_queue, elapsed);
-	KUNIT_EXPECT_LT(test, t.time_in_queue, 60 * NSEC_PER_SEC);
+	KUNIT_EXPECT_LT(test, t.time_in_queue, 60ULL * NSEC_PER_SEC);
 	dm_stats_account_io(&f->st, READ, 0, 8, true, 0, &a);
 }
 

@@ -6,6 +6,7 @@
 #ifndef _LINUX_STATISTIC_H
 #define _LINUX_STATISTIC_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/limits.h>
@@ -216,6 +217,29 @@ int statistic_reset(struct statistic *stat);
 
 void __statistic_add(struct statistic_hot __percpu *hot, s64 x, u64 y);
 
+/*
+ * A cell of a hot block is a u64 that its CPU updates and any CPU reads.
+ * On 64-bit one this_cpu operation is one store. On 32-bit it would be
+ * two, with interrupts off, and a reader on another CPU could see half of
+ * an update: there each update is one atomic64 operation on the cell of
+ * the CPU it started on (the adder may move meanwhile: the update stays
+ * whole, and readers sum every CPU), and readers load cells with
+ * atomic64_read() (statistic_cell_read() in lib/statistic-internal.h).
+ */
+#ifdef CONFIG_64BIT
+#define statistic_cell_add(pcp, val)	this_cpu_add(pcp, val)
+#define statistic_cell_this_read(pcp)	this_cpu_read(pcp)
+#define statistic_cell_cmpxchg(pcp, old, new) this_cpu_cmpxchg(pcp, old, new)
+#else
+#define statistic_cell_ptr(pcp)		((atomic64_t *)raw_cpu_ptr(&(pcp)))
+#define statistic_cell_add(pcp, val)	\
+	atomic64_add(val, statistic_cell_ptr(pcp))
+#define statistic_cell_this_read(pcp)	\
+	((u64)atomic64_read(statistic_cell_ptr(pcp)))
+#define statistic_cell_cmpxchg(pcp, old, new)	\
+	((u64)atomic64_cmpxchg(statistic_cell_ptr(pcp), old, new))
+#endif
+
 static __always_inline struct statistic_hot __percpu *
 statistic_hot(unsigned long active, enum statistic_hot_kind kind)
 {
@@ -249,8 +273,8 @@ static __always_inline void statistic_hot_count(struct statistic_hot __percpu *h
 	else
 		cell = t + 1;
 	cell = min(cell, params >> STATISTIC_HOT_LAST_SHIFT);
-	this_cpu_add(hot->cells[STATISTIC_CELL_FIRST + cell],
-		     params & STATISTIC_HOT_PRODUCTS ? (u64)x * y : y);
+	statistic_cell_add(hot->cells[STATISTIC_CELL_FIRST + cell],
+			   params & STATISTIC_HOT_PRODUCTS ? (u64)x * y : y);
 }
 
 /*
@@ -260,14 +284,14 @@ static __always_inline void statistic_hot_count(struct statistic_hot __percpu *h
 static __always_inline void statistic_hot_range(struct statistic_hot __percpu *hot,
 						s64 x, u64 y)
 {
-	if (unlikely(x < (s64)this_cpu_read(hot->cells[STATISTIC_CELL_MIN]) ||
-		     x > (s64)this_cpu_read(hot->cells[STATISTIC_CELL_MAX]))) {
+	if (unlikely(x < (s64)statistic_cell_this_read(hot->cells[STATISTIC_CELL_MIN]) ||
+		     x > (s64)statistic_cell_this_read(hot->cells[STATISTIC_CELL_MAX]))) {
 		__statistic_add(hot, x, y);
 		return;
 	}
-	this_cpu_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
+	statistic_cell_add(hot->cells[STATISTIC_CELL_ACC], (u64)x * y);
 	smp_wmb();	/* pairs with smp_rmb() in the readers */
-	this_cpu_add(hot->cells[STATISTIC_CELL_NUM], y);
+	statistic_cell_add(hot->cells[STATISTIC_CELL_NUM], y);
 }
 
 /**
@@ -302,7 +326,7 @@ static __always_inline void statistic_add(struct statistic *stat, s64 x, u64 y)
 				    x, y);
 	} else {
 		hot = statistic_hot(active, STATISTIC_HOT_INCREMENTS);
-		this_cpu_add(hot->cells[STATISTIC_CELL_FIRST], y);
+		statistic_cell_add(hot->cells[STATISTIC_CELL_FIRST], y);
 	}
 }
 

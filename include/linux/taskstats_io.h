@@ -24,6 +24,9 @@ DECLARE_STATIC_KEY_FALSE(task_io_stats_key);
 unsigned int task_io_stats_bucket(u64 ns);
 void task_io_stats_account(struct task_io_stats *s, const struct bio *bio);
 void task_io_stats_record_wait(struct task_io_stats *s, u64 ns);
+void task_io_stats_zero(struct task_io_stats *s);
+void task_io_stats_read(struct task_io_stats *snap,
+			const struct task_io_stats *src);
 void task_io_stats_fold(struct task_io_stats *dst,
 			const struct task_io_stats *src);
 

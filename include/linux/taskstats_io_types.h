@@ -9,14 +9,18 @@
 #define _LINUX_TASKSTATS_IO_TYPES_H
 
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <uapi/linux/taskstats_io.h>
 
 /*
  * The counters of one task, or of the released threads of a thread group.
  * Only the owning task writes its own counters, from task context, so they
- * need no lock; a thread group's are written under siglock.  Readers may
- * see a wait counted in wait_count before its duration reaches
- * wait_total_ns.
+ * need no lock; a thread group's are written under siglock, where its
+ * readers also are.  A reader on another CPU copies a task's counters with
+ * task_io_stats_read(): on 32-bit a u64 is two stores, and @syncp makes the
+ * reader retry instead of seeing half of one (on 64-bit it is empty and
+ * each counter is one store; a reader may then see a wait counted in
+ * wait_count before its duration reaches wait_total_ns).
  */
 struct task_io_stats {
 	u64	ops[TASKSTATS_IO_NR_OPS];
@@ -25,6 +29,7 @@ struct task_io_stats {
 	u64	wait_total_ns;
 	u64	wait_max_ns;
 	u64	wait_hist[TASKSTATS_IO_HIST_BUCKETS];
+	struct u64_stats_sync	syncp;
 };
 
 /*

@@ -13,6 +13,12 @@
 # therefore also summed exactly, from the percpu tracepoints.
 
 STATISTIC_PARAMS=/sys/module/statistic/parameters
+
+# settle() drops slab caches again and again; each write to drop_caches
+# logs a line ("drop_caches: 2") until a write with bit 4 has silenced it.
+# Silence it now, so that a suite that counts the kernel's log lines
+# around device_cost() (statistic-lockdown) sees only lines of its own.
+echo 4 >/proc/sys/vm/drop_caches 2>/dev/null
 DM_STATISTIC_PARAM=/sys/module/dm_mod/parameters/statistic
 
 meminfo_bytes() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }

@@ -56,6 +56,16 @@ if command -v chrt >/dev/null &&
 	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=2 completion_nsec=20000000; then
 	taskset -c 0 chrt -f 50 sh -c 'while :; do :; done' &
 	hog=$!
+	# The loop holds CPU 0 before the reader starts there: taskset and
+	# chrt exec into it, and chrt sets SCHED_FIFO (policy 1, the 41st
+	# field of /proc/PID/stat) before the exec. (Started at once, the
+	# reader once did its 5 reads before the loop ran: 27 ms.)
+	_i=0
+	while [ "$(sed 's/.*) //' /proc/$hog/stat | awk '{ print $39 }')" != 1 ]; do
+		_i=$((_i + 1))
+		[ $_i -le 300 ] || bail "the SCHED_FIFO loop did not start"
+		sleep 0.1
+	done
 	start_load /dev/nullb0 0 5 4096 0 0 0
 	kill $hog
 	wait $hog 2>/dev/null
