@@ -33,13 +33,17 @@ check_eq "no statistics directory in debugfs" no \
 
 # 200 dm-linear devices in batches with dm_mod.statistic off and on
 # (statistic-limits/memory.sh): on, they get no interface and no memory.
-lines() { dmesg | wc -l; }
+# The kernel's own lines, less the virtual machine's timing reports that a
+# loaded host provokes at any time (clocksource watchdog, hrtimer).
+lines() { dmesg | grep -cvE 'clocksource|hrtimer: interrupt took'; }
 before=$(lines)
 device_cost 200 || bail "cannot create and remove 200 dm-linear devices"
 check_eq "dm_mod.statistic=1: 200 devices, no interface" 0 "$_dirs"
 check_eq "... nothing charged to the layer" 0 "$cost_layer"
-# 6,900 B of Slab per device with interfaces (bench/statistic-memory)
-check_cmp "... no Slab per device, on minus off (< 1000 B)" -lt "$cost_slab" 1000
+# 6,900 B of Slab per device with interfaces (bench/statistic-memory);
+# without them the difference is noise of a few hundred bytes (1,085 B
+# once under host load), so the bound sits well below one interface.
+check_cmp "... no Slab per device, on minus off (< 2000 B)" -lt "$cost_slab" 2000
 check_cmp "... no per-CPU memory per device (tracepoints, < 200 B)" -lt "$cost_percpu_alloc" 200
 after=$(lines)
 check_eq "... and no new kernel log line" "$before" "$after"
