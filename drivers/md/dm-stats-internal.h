@@ -391,6 +391,8 @@ int dm_stats_region_delete(struct dm_stats *st, int id);
 int dm_stats_region_clear(struct dm_stats *st, int id);
 int dm_stats_region_list(struct dm_stats *st, const char *program,
 			 char *result, unsigned int maxlen);
+size_t dm_stats_print_clear_lines(const struct dm_stats_region *r,
+				  size_t count, unsigned int maxlen);
 int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 			  unsigned long count, bool clear,
 			  char *result, unsigned int maxlen);

@@ -4,6 +4,7 @@
  * output, the region index against a brute-force model, splitting I/O
  * across areas and regions, histogram cells and memory accounting.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -62,7 +63,8 @@ static unsigned int split(struct kunit *test, const char *line, char ***argvp)
 }
 
 /* Send a message; the output is in f->result. */
-static int send(struct kunit *test, const char *line)
+/* Send a message with a reply buffer of @maxlen bytes (at most RESULT_LEN). */
+static int send_len(struct kunit *test, const char *line, unsigned int maxlen)
 {
 	struct stats_fixture *f = test->priv;
 	char **argv;
@@ -70,7 +72,12 @@ static int send(struct kunit *test, const char *line)
 
 	f->result[0] = 0;
 	return dm_stats_dispatch(&f->st, DEV_SECTORS, argc, argv, f->result,
-				 RESULT_LEN);
+				 min_t(unsigned int, maxlen, RESULT_LEN));
+}
+
+static int send(struct kunit *test, const char *line)
+{
+	return send_len(test, line, RESULT_LEN);
 }
 
 static const char *list(struct kunit *test)
@@ -1716,6 +1723,86 @@ static void print_buffers_are_charged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->histogram[0], 0);
 }
 
+/*
+ * @stats_print_clear keeps a snapshot of each line it may print, charged
+ * to the statistics memory: at least as many as the region's lines that
+ * fit in the reply (or a reply that fitted could not be cleared), and not
+ * many more, however wide the histogram. The lines that fit are counted in
+ * what @stats_print of the region, all counters zero, really emits.
+ */
+static void print_clear_snapshot_lines(struct kunit *test)
+{
+	static const unsigned int widths[] = { 0, 1, 10, 100, 300 };
+	static const unsigned int maxlens[] = { 256, 1024, RESULT_LEN };
+	struct stats_fixture *f = test->priv;
+	char *line = kunit_kzalloc(test, 32 + 4 * 300, GFP_KERNEL);
+	unsigned int w, m, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	for (w = 0; w < ARRAY_SIZE(widths); w++) {
+		struct dm_stats_region *r;
+		char print[32];
+		int len;
+
+		/* 200 areas: more lines than any of the replies holds. */
+		len = scnprintf(line, 32, "@stats_create 0+1000 5");
+		if (widths[w])
+			len += scnprintf(line + len, 32, " 1 histogram:");
+		for (k = 1; k <= widths[w]; k++)
+			len += scnprintf(line + len, 8, "%s%u", k > 1 ? "," : "", k);
+		KUNIT_ASSERT_EQ(test, send(test, line), 1);
+		r = xa_load(&f->st.regions, w);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_ASSERT_EQ(test, r->n_bounds, widths[w]);
+		scnprintf(print, sizeof(print), "@stats_print %u", w);
+		for (m = 0; m < ARRAY_SIZE(maxlens); m++) {
+			size_t fit = 0, lines;
+			const char *p;
+
+			KUNIT_ASSERT_EQ(test, send_len(test, print, maxlens[m]), 1);
+			for (p = f->result; (p = strchr(p, '\n')); p++)
+				fit++;
+			KUNIT_ASSERT_LT(test, fit, r->n_areas);
+			lines = dm_stats_print_clear_lines(r, r->n_areas, maxlens[m]);
+			KUNIT_EXPECT_GE_MSG(test, lines, fit, "%u cells, %u bytes",
+					    widths[w] + 1, maxlens[m]);
+			KUNIT_EXPECT_LE_MSG(test, lines, 2 * fit + 2, "%u cells, %u bytes",
+					    widths[w] + 1, maxlens[m]);
+		}
+	}
+}
+
+/* The machine out of memory: a reservation that may fail does. */
+static int reserve_out_of_memory(struct dm_stats_index_pool *pool,
+				 const struct dm_stats_index *idx)
+{
+	return -ENOMEM;
+}
+
+/*
+ * Out of memory, a region cannot be created, but @stats_delete deletes as
+ * upstream's does (its delete allocates nothing): what the index update
+ * of a delete takes comes from allocations that cannot fail. Everything
+ * is given back once the last region is gone.
+ */
+static void delete_needs_no_fallible_memory(struct kunit *test)
+{
+	unsigned long base = dm_stats_mem_used();
+
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 0+100 10"), 1);
+	KUNIT_ASSERT_EQ(test, send(test, "@stats_create 100+100 10"), 1);
+	kunit_activate_static_stub(test, dm_stats_index_reserve, reserve_out_of_memory);
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_create 200+100 10"), -ENOMEM);
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+100 10 - -\n1: 100+100 10 - -\n");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
+	KUNIT_EXPECT_STREQ(test, list(test), "0: 0+100 10 - -\n");
+	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
+	KUNIT_EXPECT_STREQ(test, list(test), "");
+	kunit_deactivate_static_stub(test, dm_stats_index_reserve);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
+}
+
 /* ----------------------------------------------------- memory accounting */
 
 static void mem_create_delete_balance(struct kunit *test)
@@ -1868,6 +1955,8 @@ static struct kunit_case dm_stats_io_cases[] = {
 	KUNIT_CASE(one_jiffy_io_printed),
 	KUNIT_CASE(parse_histogram_huge),
 	KUNIT_CASE(print_buffers_are_charged),
+	KUNIT_CASE(print_clear_snapshot_lines),
+	KUNIT_CASE(delete_needs_no_fallible_memory),
 	KUNIT_CASE(mem_create_delete_balance),
 	KUNIT_CASE(mem_small_region_one_block),
 	KUNIT_CASE(mem_limit_enforced),

@@ -421,13 +421,6 @@ void dm_stats_cleanup(struct dm_stats *st)
 EXPORT_SYMBOL_IF_KUNIT(dm_stats_cleanup);
 
 /*
- * Room for @n folded areas of @r, charged to the statistics memory like
- * the regions (upstream keeps such room in every area, charged at
- * creation; we only while @stats_print_clear needs it). Not refused at the
- * limit, as upstream's room is already there: no more than the lines the
- * reply buffer can hold. NULL when out of memory.
- */
-/*
  * The shortest line @stats_print can emit for an area of @r: its counters,
  * and a histogram's cells, each at least one digit and its separator.
  */
@@ -437,6 +430,32 @@ static size_t min_print_line(const struct dm_stats_region *r)
 	       (r->n_bounds ? 2 * ((size_t)r->n_bounds + 1) : 0);
 }
 
+/**
+ * dm_stats_print_clear_lines - lines @stats_print_clear keeps a snapshot of
+ * @r: region
+ * @count: areas to print
+ * @maxlen: size of the reply buffer
+ *
+ * As many as lines of @r, histogram cells included, can fit in @maxlen if
+ * each is as short as a line can be, and one more (the line that does not
+ * fit): each snapshot is charged, so a histogram's width counts.
+ *
+ * Return: at most @count, at least 1.
+ */
+size_t dm_stats_print_clear_lines(const struct dm_stats_region *r,
+				  size_t count, unsigned int maxlen)
+{
+	return min_t(size_t, count, maxlen / min_print_line(r) + 1) ?: 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_print_clear_lines);
+
+/*
+ * Room for @n folded areas of @r, charged to the statistics memory like
+ * the regions (upstream keeps such room in every area, charged at
+ * creation; we only while @stats_print_clear needs it). Not refused at the
+ * limit, as upstream's room is already there: no more than the lines the
+ * reply buffer can hold. NULL when out of memory.
+ */
 static struct dm_stats_totals *totals_alloc(const struct dm_stats_region *r,
 					    size_t n)
 {
@@ -606,8 +625,7 @@ int dm_stats_region_print(struct dm_stats *st, int id, unsigned long first,
 	 */
 	tsize = dm_stats_totals_size(r);
 	if (clear) {
-		cap = min_t(size_t, last - first,
-			    maxlen / min_print_line(r) + 1) ?: 1;
+		cap = dm_stats_print_clear_lines(r, last - first, maxlen);
 		snap = totals_alloc(r, cap);
 		if (!snap) {
 			mutex_unlock(&st->mutex);
