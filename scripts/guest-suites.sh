@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 guest=${1:?usage: guest-suites.sh patched|stock|ourdm|debug|nodebugfs|lockdown|modular}
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] || continue
-	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | grep -qw -- "$guest"; then
+	if [[ -f $d/kernels ]] && ! grep -v '^#' "$d/kernels" | tr -s ' \t' '\n' | grep -qxF -- "$guest"; then
 		continue
 	fi
 	# the guests without debugfs, locked down or modular run only the
