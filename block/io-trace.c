@@ -681,15 +681,16 @@ void __io_trace_done(struct bio *bio)
 		kind = IO_TRACE_FOLIO_USER;
 	} else if (bio_has_data(bio) && bytes) {
 		unsigned int idx, done;
+		struct folio *folio;
 		size_t off;
 
 		if (io_trace_bvec_back(bio->bi_io_vec, bio->bi_iter.bi_idx,
 				       bio->bi_iter.bi_bvec_done,
-				       bytes - bio->bi_iter.bi_size, &idx, &done))
-			kind = io_trace_folio(&info,
-					      io_trace_bvec_folio(&bio->bi_io_vec[idx],
-								  done, &off),
-					      off, NULL, NULL);
+				       bytes - bio->bi_iter.bi_size, &idx, &done)) {
+			folio = io_trace_bvec_folio(&bio->bi_io_vec[idx], done,
+						    &off);
+			kind = io_trace_folio(&info, folio, off, NULL, NULL);
+		}
 		if (bio_flagged(bio, BIO_PAGE_PINNED))
 			kind = IO_TRACE_FOLIO_USER;
 	}
