@@ -541,6 +541,12 @@ static struct folio *io_trace_bvec_folio(const struct bio_vec *bv,
 
 /* --- io:start and io:done ------------------------------------------ */
 
+/* A bio with data pages left (bio_has_data(), for a const bio) */
+static bool io_trace_has_data(const struct bio *bio)
+{
+	return bio->bi_iter.bi_size && !bio_no_advance_iter(bio);
+}
+
 static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio,
 			     u64 sector, u32 bytes)
 {
@@ -594,7 +600,7 @@ static loff_t io_trace_lower_pos(const struct io_trace_hint *h,
 {
 	struct bio_vec bv;
 
-	if (!h->bio || !h->page || !bio_has_data(bio) || !bio->bi_iter.bi_size)
+	if (!h->bio || !h->page || !io_trace_has_data(bio))
 		return -1;
 	bv = bio_iter_iovec(bio, bio->bi_iter);
 	return bv.bv_page == h->page && bv.bv_offset == h->page_off ? h->pos : -1;
@@ -634,7 +640,7 @@ void __io_trace_submit(struct bio *bio)
 	} else if (bio_flagged(bio, BIO_PAGE_PINNED)) {
 		io_trace_no_file(&info, io_trace_unknown);
 		kind = IO_TRACE_FOLIO_USER;
-	} else if (bio_has_data(bio) && bio->bi_iter.bi_size) {
+	} else if (io_trace_has_data(bio)) {
 		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
 		size_t off;
 		struct folio *folio;
@@ -679,7 +685,7 @@ void __io_trace_done(struct bio *bio)
 		/* The pages are the caller's buffer, not the file */
 		info.fstype = io_trace_unknown;
 		kind = IO_TRACE_FOLIO_USER;
-	} else if (bio_has_data(bio) && bytes) {
+	} else if (bytes && !bio_no_advance_iter(bio)) {
 		unsigned int idx, done;
 		struct folio *folio;
 		size_t off;
@@ -711,7 +717,7 @@ void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
 	h->pos = pos;
 	h->page = NULL;
 	h->page_off = 0;
-	if (bio && bio_has_data(bio) && bio->bi_iter.bi_size) {
+	if (bio && io_trace_has_data(bio)) {
 		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
 
 		h->page = bv.bv_page;
@@ -819,7 +825,7 @@ void __io_trace_wait_bio(struct io_trace_wait *w, const struct bio *bio)
 	w->bflags = 0;
 	/* The first folio, which the waiter owns: named when it sleeps */
 	w->folio = NULL;
-	if (bio_has_data(bio) && bio->bi_iter.bi_size) {
+	if (io_trace_has_data(bio)) {
 		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
 
 		w->folio = page_folio(bv.bv_page);
