@@ -159,34 +159,48 @@ static void io_trace_driver_truncated(struct kunit *test)
 }
 
 /*
- * io:done's size: however far the iterator moved forward (in whole
- * sectors, as completions, splits and trims move it), the size io:start
- * saw comes back.
+ * io:done's sector: however far the iterator moved forward (less than the
+ * bio's size, in whole sectors), the sector io:start saw comes back, on
+ * either side of the boundaries of the low bits kept.
  */
-static void io_trace_bytes_forward(struct kunit *test)
+static void io_trace_start_sector_forward(struct kunit *test)
 {
-	static const u64 starts[] = { 0, 1, 2047, 1ULL << 40 };
-	static const u32 sizes[] = { 0, 512, 4096, 65536, 1U << 20 };
+	static const u64 starts[] = {
+		0, 1, 2047, (1ULL << 30) - 1, 1ULL << 30, (1ULL << 40) - 3,
+		(1ULL << 47) + 12345,
+	};
+	static const u32 moves[] = { 0, 1, 8, 255, 2048, (1U << 23) - 1 };
 	unsigned int i, j;
-	u32 moved;
 
 	for (i = 0; i < ARRAY_SIZE(starts); i++)
-		for (j = 0; j < ARRAY_SIZE(sizes); j++)
-			for (moved = 0; moved <= sizes[j]; moved += 512)
-				KUNIT_EXPECT_EQ_MSG(test,
-						    io_trace_bytes(starts[i],
-								   starts[i] + moved / 512,
-								   sizes[j] - moved),
-						    sizes[j],
-						    "start %llu size %u moved %u",
-						    starts[i], sizes[j], moved);
+		for (j = 0; j < ARRAY_SIZE(moves); j++) {
+			u64 word = io_trace_bio_word(starts[i], 4096, false);
+
+			KUNIT_EXPECT_EQ_MSG(test,
+					    io_trace_start_sector(word,
+								  starts[i] + moves[j]),
+					    starts[i], "start %llu moved %u",
+					    starts[i], moves[j]);
+		}
 }
 
-/* A sector that went backwards (zone append): what is left */
-static void io_trace_bytes_backwards(struct kunit *test)
+/* The size and the flags come back exactly; the word is never 0 */
+static void io_trace_bio_word_fields(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, io_trace_bytes(1000, 999, 0), 0u);
-	KUNIT_EXPECT_EQ(test, io_trace_bytes(1000, 8, 4096), 4096u);
+	static const u32 sizes[] = { 0, 512, 4096, 1U << 20, U32_MAX };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u64 w = io_trace_bio_word(0, sizes[i], false);
+		u64 h = io_trace_bio_word(~0ULL, sizes[i], true);
+
+		KUNIT_EXPECT_EQ(test, (u32)w, sizes[i]);
+		KUNIT_EXPECT_EQ(test, (u32)h, sizes[i]);
+		KUNIT_EXPECT_TRUE(test, w & IO_TRACE_BIO_STARTED);
+		KUNIT_EXPECT_FALSE(test, w & IO_TRACE_BIO_HINTED);
+		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_STARTED);
+		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_HINTED);
+	}
 }
 
 /*
@@ -286,8 +300,8 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_rwbs),
 	KUNIT_CASE(io_trace_driver_names),
 	KUNIT_CASE(io_trace_driver_truncated),
-	KUNIT_CASE(io_trace_bytes_forward),
-	KUNIT_CASE(io_trace_bytes_backwards),
+	KUNIT_CASE(io_trace_start_sector_forward),
+	KUNIT_CASE(io_trace_bio_word_fields),
 	KUNIT_CASE(io_trace_bvec_back_every_position),
 	KUNIT_CASE(io_trace_bvec_back_too_far),
 	KUNIT_CASE(io_trace_path_parts),

@@ -219,23 +219,42 @@ void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 }
 
 /**
- * io_trace_bytes() - the size of a bio at io:start, from the bio now
- * @start: the sector io:start saw
- * @sector: the bio's sector now
- * @size: the bytes it has left
+ * io_trace_bio_word() - what a bio keeps of its io:start in bi_io_trace
+ * @sector: the sector it is sent to
+ * @bytes: its size
+ * @hinted: its file came from a submitter's hint, not from its pages
  *
- * The iterator of a bio only moves forward (request completion, splits,
- * dm's trims): the sectors it moved plus what is left is what io:start
- * saw.  Return: that, or @size if the sector went backwards (a zone
- * append's sector, rewritten by the device).
+ * Return: the word, never 0.
  */
-u32 io_trace_bytes(u64 start, u64 sector, u32 size)
+u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted)
 {
-	if (sector < start)
-		return size;
-	return ((sector - start) << SECTOR_SHIFT) + size;
+	u64 low = sector & (BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1);
+
+	return IO_TRACE_BIO_STARTED | (hinted ? IO_TRACE_BIO_HINTED : 0) |
+	       low << IO_TRACE_BIO_LOW_SHIFT | bytes;
 }
-EXPORT_SYMBOL_IF_KUNIT(io_trace_bytes);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_bio_word);
+
+/**
+ * io_trace_start_sector() - the sector of a bio's io:start, from the bio now
+ * @word: its bi_io_trace
+ * @sector: its bi_sector now
+ *
+ * The iterator of a bio only moves forward (splits, dm's trims, the
+ * request completion; bio_advance() leaves the sector of the last piece
+ * when it completes the rest), by less than its size: less than 2^23
+ * sectors, which the low 30 bits of the start sector cover.
+ *
+ * Return: the start sector.
+ */
+u64 io_trace_start_sector(u64 word, u64 sector)
+{
+	u64 mask = BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1;
+	u64 low = (word >> IO_TRACE_BIO_LOW_SHIFT) & mask;
+
+	return sector - ((sector - low) & mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_start_sector);
 
 /**
  * io_trace_bvec_back() - where a bio's data started in its bvec table
@@ -614,16 +633,14 @@ void __io_trace_submit(struct bio *bio)
 	struct io_trace_info info;
 	bool task = in_task();
 	bool exact = false;
-	u64 word;
 
 	/* Once per trip: a split's remainder, a throttled bio come back */
 	if (bio->bi_io_trace || !bio->bi_bdev)
 		return;
 	if (task)
 		hint = io_trace_dio_hint(bio, &exact);
-	word = IO_TRACE_BIO_STARTED | (hint ? IO_TRACE_BIO_HINTED : 0) |
-	       (bio->bi_iter.bi_sector & IO_TRACE_BIO_SECTOR);
-	bio->bi_io_trace = word;
+	bio->bi_io_trace = io_trace_bio_word(bio->bi_iter.bi_sector,
+					     bio->bi_iter.bi_size, hint);
 	if (!trace_io_start_enabled())
 		return;
 
@@ -665,14 +682,15 @@ void __io_trace_done(struct bio *bio)
 	u64 word = bio->bi_io_trace;
 	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
 	struct io_trace_info info;
-	u64 start = word & IO_TRACE_BIO_SECTOR;
-	u32 bytes;
+	u32 bytes = (u32)word;
+	u64 start;
 
 	bio->bi_io_trace = 0;
 	if (!trace_io_done_enabled() || !bio->bi_bdev)
 		return;
-	bytes = io_trace_bytes(start, bio->bi_iter.bi_sector,
-			       bio->bi_iter.bi_size);
+	/* A zone append's sector is where the device wrote it */
+	start = bio_op(bio) == REQ_OP_ZONE_APPEND ? bio->bi_iter.bi_sector :
+		io_trace_start_sector(word, bio->bi_iter.bi_sector);
 	io_trace_bio_buf(&info, bio, start, bytes);
 	info.error = blk_status_to_errno(bio->bi_status);
 	if (info.error)
@@ -685,14 +703,17 @@ void __io_trace_done(struct bio *bio)
 		/* The pages are the caller's buffer, not the file */
 		info.fstype = io_trace_unknown;
 		kind = IO_TRACE_FOLIO_USER;
-	} else if (bytes && !bio_no_advance_iter(bio)) {
+	} else if (bytes && !bio_no_advance_iter(bio) &&
+		   bio_op(bio) != REQ_OP_ZONE_APPEND) {
 		unsigned int idx, done;
 		struct folio *folio;
 		size_t off;
 
+		/* The bytes the iterator moved since, sector for sector */
 		if (io_trace_bvec_back(bio->bi_io_vec, bio->bi_iter.bi_idx,
 				       bio->bi_iter.bi_bvec_done,
-				       bytes - bio->bi_iter.bi_size, &idx, &done)) {
+				       (bio->bi_iter.bi_sector - start) << SECTOR_SHIFT,
+				       &idx, &done)) {
 			folio = io_trace_bvec_folio(&bio->bi_io_vec[idx], done,
 						    &off);
 			kind = io_trace_folio(&info, folio, off, NULL, NULL);

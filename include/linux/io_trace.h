@@ -41,12 +41,15 @@ struct page;
 /*
  * bio->bi_io_trace: 0 until the bio fires io:start (or would, were it
  * enabled), then IO_TRACE_BIO_STARTED, IO_TRACE_BIO_HINTED when its file
- * came from a submitter's hint (its pages are not that file's), and the
- * sector it was sent to.
+ * came from a submitter's hint (its pages are not that file's), the low
+ * 30 bits of the sector it was sent to and its size in bytes.  Its
+ * iterator only moves forward, by less than 4 GiB, so the low bits of
+ * the sector give it back from the sector the bio has at io:done.
  */
 #define IO_TRACE_BIO_STARTED	BIT_ULL(63)
 #define IO_TRACE_BIO_HINTED	BIT_ULL(62)
-#define IO_TRACE_BIO_SECTOR	(BIT_ULL(62) - 1)
+#define IO_TRACE_BIO_LOW_BITS	30
+#define IO_TRACE_BIO_LOW_SHIFT	32
 
 /*
  * A submitter's word on the file of the bios it submits, for I/O whose
@@ -271,7 +274,8 @@ void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf);
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk);
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);
-u32 io_trace_bytes(u64 start, u64 sector, u32 size);
+u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted);
+u64 io_trace_start_sector(u64 word, u64 sector);
 bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
 			unsigned int done, u32 bytes, unsigned int *start_idx,
 			unsigned int *start_done);
