@@ -186,7 +186,10 @@ check_eq "fsync: <none> has no name, directory, mount or file system" \
 	"<none> <none> <none> <none> <none> -1 0" \
 	"$(sel $F '$1 == "start" && $19 == "<none>" { print $21, $22, $23, $24, $15, $17, $16 }' |
 		sort -u)"
-check_cmp "fsync: a flush or FUA write" -gt "$(sel $F '$1 == "start" && $5 ~ /F/' | wc -l)" 0
+# null_blk has no volatile write cache: submit_bio_noacct() strips the
+# journal's preflush and FUA before the bio enters a queue
+check_eq "fsync: no flush or FUA reaches disks without a write cache" "" \
+	"$(sel $F '$1 == "start" && $5 ~ /F/')"
 check_eq "buffered write: the disk under dm-linear fires for the same sectors, sizes and file" \
 	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$K'" { print $6, $7, $17 }' | sort)" \
 	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { print $6, $7, $17 }' | sort)"
