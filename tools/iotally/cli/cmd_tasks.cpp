@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // iotally tasks: per-task and per-process block I/O from taskstats.
-#include <dirent.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sched.h>
@@ -212,18 +211,11 @@ struct TopRow {
 
 std::map<std::uint32_t, TaskRecord> snapshot_tgids(TaskstatsClient& c) {
     std::map<std::uint32_t, TaskRecord> out;
-    std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir("/proc"), ::closedir);
-    if (!dir)
-        throw Error(ErrorKind::failed, "cannot list /proc");
-    while (dirent* e = ::readdir(dir.get())) {
-        char* end = nullptr;
-        unsigned long id = std::strtoul(e->d_name, &end, 10);
-        if (*end || id == 0)
-            continue;
+    for (std::uint32_t id : process_ids()) {
         try {
-            auto rec = c.query_tgid(static_cast<std::uint32_t>(id));
+            auto rec = c.query_tgid(id);
             if (rec.io)
-                out.emplace(static_cast<std::uint32_t>(id), std::move(rec));
+                out.emplace(id, std::move(rec));
         } catch (const Error& err) {
             if (err.kind() != ErrorKind::no_device)  // gone meanwhile
                 throw;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "iotally/cgroup_sampler.hpp"
 
-#include <dirent.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
@@ -162,18 +161,11 @@ std::map<std::string, TaskIo> CgroupSampler::sample() {
     // queued already (it is sent before the process can be reaped).
     drain();
     std::map<std::uint32_t, TaskIo> alive;
-    std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(options_.proc.c_str()), ::closedir);
-    if (!dir)
-        throw Error(ErrorKind::failed, fmt::format("cannot list {}", options_.proc));
-    while (dirent* e = ::readdir(dir.get())) {
-        char* end = nullptr;
-        unsigned long id = std::strtoul(e->d_name, &end, 10);
-        if (*end || id == 0 || id > UINT32_MAX)
-            continue;
+    for (std::uint32_t id : process_ids(options_.proc)) {
         try {
-            auto rec = query_->query_tgid(static_cast<std::uint32_t>(id));
+            auto rec = query_->query_tgid(id);
             if (rec.io)
-                alive[static_cast<std::uint32_t>(id)] = *rec.io;
+                alive[id] = *rec.io;
         } catch (const Error& err) {
             if (err.kind() != ErrorKind::no_device)  // not gone meanwhile
                 throw;

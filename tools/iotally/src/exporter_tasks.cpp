@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The per-task I/O family of `iotally serve --tasks N`.
-#include <dirent.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -53,19 +52,18 @@ class TaskCollector final : public Collector {
             check();
         std::uint64_t errors = 0;
         std::map<std::uint32_t, TaskSample> now;
-        std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir("/proc"), ::closedir);
-        if (!dir)
-            throw Error(ErrorKind::failed, "--tasks: cannot list /proc");
-        while (dirent* e = ::readdir(dir.get())) {
-            char* end = nullptr;
-            unsigned long id = std::strtoul(e->d_name, &end, 10);
-            if (*end || id == 0 || id > UINT32_MAX)
-                continue;
+        std::vector<std::uint32_t> ids;
+        try {
+            ids = process_ids();
+        } catch (const Error& err) {
+            throw Error(err.kind(), fmt::format("--tasks: {}", err.what()));
+        }
+        for (std::uint32_t id : ids) {
             try {
-                auto rec = client_->query_tgid(static_cast<std::uint32_t>(id));
+                auto rec = client_->query_tgid(id);
                 // A per-tgid reply carries no comm: the process's is in /proc.
                 if (rec.io)
-                    now[static_cast<std::uint32_t>(id)] = {process_comm(id), *rec.io};
+                    now[id] = {process_comm(id), *rec.io};
             } catch (const Error& err) {
                 if (err.kind() != ErrorKind::no_device)  // not gone meanwhile
                     ++errors;

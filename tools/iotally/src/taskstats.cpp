@@ -2,6 +2,7 @@
 // Taskstats over generic netlink with libnl-genl-3.
 #include "iotally/taskstats.hpp"
 
+#include <dirent.h>
 #include <fmt/format.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -13,7 +14,9 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <type_traits>
@@ -295,6 +298,21 @@ std::optional<bool> task_io_stats_enabled(const std::string& proc) {
     if (!in || !std::getline(in, value))
         return std::nullopt;
     return value != "0";
+}
+
+std::vector<std::uint32_t> process_ids(const std::string& proc) {
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(proc.c_str()), ::closedir);
+    if (!dir)
+        throw Error(ErrorKind::failed, fmt::format("cannot list {}", proc));
+    std::vector<std::uint32_t> ids;
+    while (dirent* e = ::readdir(dir.get())) {
+        char* end = nullptr;
+        unsigned long id = std::strtoul(e->d_name, &end, 10);
+        if (*end || id == 0 || id > UINT32_MAX)
+            continue;
+        ids.push_back(static_cast<std::uint32_t>(id));
+    }
+    return ids;
 }
 
 std::vector<unsigned> parse_cpulist(const std::string& text) {

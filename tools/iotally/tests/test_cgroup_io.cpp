@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "app.hpp"
 #include "iotally/cgroup_io.hpp"
 #include "iotally/cgroup_sampler.hpp"
+#include "iotally/error.hpp"
 #include "iotally/exposition.hpp"
 #include "task_records.hpp"
 #include "tempdir.hpp"
@@ -319,6 +321,19 @@ TEST(TaskIoStatsSwitch, ReadAndWarnedAboutWhenOff) {
     std::ostringstream quiet;
     iotally::cli::warn_if_task_io_stats_off(quiet, proc);
     EXPECT_EQ(quiet.str(), "");
+}
+
+// The /proc walk of tasks, serve --tasks and the cgroup sampler: numeric
+// entries only, within a 32-bit tgid.
+TEST(ProcessIds, NumericEntriesOnly) {
+    iotally::test::TempDir d;
+    for (const char* name : {"1", "42", "self", "0", "12ab", "4294967296", "4294967295"})
+        std::filesystem::create_directories(d.path() + "/" + name);
+    d.write("sys/kernel/task_io_stats", "1\n");
+    auto ids = iotally::process_ids(d.path());
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<std::uint32_t>{1, 42, 4294967295u}));
+    EXPECT_THROW(iotally::process_ids(d.path() + "/missing"), iotally::Error);
 }
 
 }  // namespace

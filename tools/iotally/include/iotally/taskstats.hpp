@@ -97,6 +97,11 @@ std::vector<unsigned> parse_cpulist(const std::string& text);
 // switch (a kernel without per-task I/O, or one that always counts).
 std::optional<bool> task_io_stats_enabled(const std::string& proc = "/proc");
 
+// The process ids under `proc` ("/proc"): its numeric entries, as listed
+// now (a process may be gone by the time it is queried). Throws Error
+// (failed) when the directory cannot be read.
+std::vector<std::uint32_t> process_ids(const std::string& proc = "/proc");
+
 // Parses a payload buffer into TaskstatsClassic / TaskIo (exposed for tests).
 TaskstatsClassic parse_classic(const void* data, std::size_t len);
 TaskIo parse_io(const void* data, std::size_t len);
