@@ -15,12 +15,18 @@
  * per CPU runs the same case at the same time (they meet at a barrier
  * before every batch), and each CPU's median is reported.
  *
+ * Two more rows per hot type (value, array) time a running statistic_add()
+ * inside guard(rcu) and inside guard(preempt): what each call would pay if
+ * the layer kept its adders in RCU read-side sections (or with preemption
+ * off) instead of retiring memory after an RCU Tasks grace period.
+ *
  * The statistics live in the interface "statistic_bench", whose data file
  * shows what the benchmark added (run_value counts every call).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cleanup.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -30,6 +36,8 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
@@ -55,16 +63,23 @@ static const char * const bench_type_names[BENCH_TYPES] = {
 	"value", "range", "list", "array", "history", "raw",
 };
 
+/* the running statistics the guarded cases add to: value and array */
+static const unsigned int bench_guarded_types[] = { 0, 3 };
+#define BENCH_GUARDS	2	/* guard(rcu), guard(preempt) */
+
 /*
  * Cases: the empty loop, this_cpu_add(), this_cpu_add() in a function of
- * its own (what any call costs), then each type running, stopped.
+ * its own (what any call costs), then each type running, stopped, then
+ * value and array running under each guard.
  */
 enum {
 	BENCH_EMPTY,
 	BENCH_BASE,
 	BENCH_CALL,
 	BENCH_STATS,
-	BENCH_CASES = BENCH_STATS + 2 * BENCH_TYPES,
+	BENCH_GUARDED = BENCH_STATS + 2 * BENCH_TYPES,
+	BENCH_CASES = BENCH_GUARDED +
+		      ARRAY_SIZE(bench_guarded_types) * BENCH_GUARDS,
 };
 
 static DEFINE_PER_CPU(unsigned long, bench_counter);
@@ -116,11 +131,45 @@ static noinline void bench_loop_stat(struct statistic *stat, unsigned int n)
 		statistic_add(stat, i & BENCH_X_MASK, 1);
 }
 
+/* Each report in an RCU read-side section of its own. */
+static noinline void bench_loop_stat_rcu(struct statistic *stat, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		guard(rcu)();
+		statistic_add(stat, i & BENCH_X_MASK, 1);
+	}
+}
+
+/* Each report with preemption disabled around it. */
+static noinline void bench_loop_stat_preempt(struct statistic *stat,
+					     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		guard(preempt)();
+		statistic_add(stat, i & BENCH_X_MASK, 1);
+	}
+}
+
+/* Guarded case @g (0-based): its statistic; @rcu: under guard(rcu). */
+static struct statistic *bench_guarded_stat(unsigned int g, bool *rcu)
+{
+	*rcu = g % BENCH_GUARDS == 0;
+	return bench_stats[bench_guarded_types[g / BENCH_GUARDS]];
+}
+
 /* Ticks of one batch of case @c. */
 static u64 bench_batch(unsigned int c, unsigned int n)
 {
+	struct statistic *stat = NULL;
 	cycles_t t0, t1;
+	bool rcu = false;
 
+	if (c >= BENCH_GUARDED)
+		stat = bench_guarded_stat(c - BENCH_GUARDED, &rcu);
 	preempt_disable();
 	t0 = get_cycles();
 	if (c == BENCH_EMPTY)
@@ -129,8 +178,12 @@ static u64 bench_batch(unsigned int c, unsigned int n)
 		bench_loop_base(n);
 	else if (c == BENCH_CALL)
 		bench_loop_call(n);
-	else
+	else if (c < BENCH_GUARDED)
 		bench_loop_stat(bench_stats[c - BENCH_STATS], n);
+	else if (rcu)
+		bench_loop_stat_rcu(stat, n);
+	else
+		bench_loop_stat_preempt(stat, n);
 	t1 = get_cycles();
 	preempt_enable();
 	return t1 - t0;
@@ -266,6 +319,14 @@ static const char *bench_case_name(unsigned int c, const char **state)
 		return "this_cpu_add";
 	if (c == BENCH_CALL)
 		return "(called)";
+	if (c >= BENCH_GUARDED) {
+		bool rcu;
+
+		c -= BENCH_GUARDED;
+		bench_guarded_stat(c, &rcu);
+		*state = rcu ? "rcu" : "preempt";
+		return bench_type_names[bench_guarded_types[c / BENCH_GUARDS]];
+	}
 	c -= BENCH_STATS;
 	*state = c < BENCH_TYPES ? "running" : "stopped";
 	return bench_type_names[c % BENCH_TYPES];

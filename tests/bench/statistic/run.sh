@@ -46,24 +46,31 @@ cat "$RUN" >/tmp/table
 sed 's/^/# BENCH /' /tmp/table
 
 # 2 header lines, a column line, the empty loop, this_cpu_add() inline and
-# in a function of its own, and six types running and stopped.
-check_eq "table rows" 18 "$(wc -l </tmp/table)"
+# in a function of its own, six types running and stopped, and value and
+# array running under guard(rcu) and under guard(preempt).
+check_eq "table rows" 22 "$(wc -l </tmp/table)"
 for t in value range list array history raw; do
 	check_eq "table has $t running and stopped" 2 "$(grep -cE "^$t +(running|stopped) " /tmp/table)"
 done
+for t in value array; do
+	check_eq "table has $t under guard(rcu) and guard(preempt)" 2 \
+		"$(grep -cE "^$t +(rcu|preempt) " /tmp/table)"
+done
 
-# Each case ran BATCHES batches of OPS calls on 1 CPU, then on each CPU.
+# Each case ran BATCHES batches of OPS calls on 1 CPU, then on each CPU;
+# run_value and run_array took three cases: plain and under either guard.
 calls=$((OPS * BATCHES * (1 + CPUS)))
 data=$(cat "$DATA")
-check_eq "run_value counted every call" "run_value $calls" "$(echo "$data" | grep '^run_value ')"
+check_eq "run_value counted every call" "run_value $((3 * calls))" "$(echo "$data" | grep '^run_value ')"
 check_eq "stop_value counted nothing" "stop_value 0" "$(echo "$data" | grep '^stop_value ')"
 # X cycles through 0..1023, each value calls/1024 times
 check_eq "run_range: number min avg max" "run_range $calls 0 511.500 1023" \
 	"$(echo "$data" | grep '^run_range ')"
 check_eq "run_list has 1024 X values" 1024 "$(echo "$data" | grep -c '^run_list ')"
 check_eq "run_list totals" "$calls" "$(echo "$data" | awk '$1 == "run_list" { s += $3 } END { print s }')"
-check_eq "run_array totals" "$calls" "$(echo "$data" | awk '$1 == "run_array" { s += $3 } END { print s }')"
-check_eq "run_array <=512 interval: X 257..512" "run_array <=512 $((calls / 4))" \
+check_eq "run_array totals" "$((3 * calls))" \
+	"$(echo "$data" | awk '$1 == "run_array" { s += $3 } END { print s }')"
+check_eq "run_array <=512 interval: X 257..512" "run_array <=512 $((3 * calls / 4))" \
 	"$(echo "$data" | grep '^run_array <=512 ')"
 check_eq "run_history totals" "$calls" "$(echo "$data" | awk '$1 == "run_history" { s += $3 } END { print s }')"
 check_eq "run_raw: newest serial" "$((calls - 1))" "$(echo "$data" | awk '$1 == "run_raw" { s = $3 } END { print s }')"
