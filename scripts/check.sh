@@ -27,6 +27,18 @@ cd "$top" || exit 1
 logs=$top/build/logs
 mkdir -p "$logs"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+
+# A cold run writes about 12 GiB under build/ and ~/.cache. Running out of
+# disk midway fails every later part with "No space left on device"; say
+# so once, up front, instead.
+need_gib=${CHECK_FREE_GIB:-12}
+free_gib=$(df -P -BG "$top/build" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+if [[ -n $free_gib ]] && ((free_gib < need_gib)); then
+	echo "make check: $free_gib GiB free for $top/build, a cold run needs about $need_gib GiB" \
+		"(CHECK_FREE_GIB=N to change the bound)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0 total_skip=0
