@@ -132,17 +132,8 @@ DeviceSnapshot listed_device(Context& ctx, const std::string& device,
     StatsClient client(ctx.layer(), device);
     DeviceSnapshot d;
     d.info.name = device;
-    for (const auto& e : client.list(std::nullopt)) {
-        Region r;
-        r.id = e.region_id;
-        r.start = e.start;
-        r.length = e.length;
-        r.step = e.step;
-        r.program_id = e.program_id;
-        r.aux_data = e.aux_data;
-        r.user_aux = e.aux_data;
-        d.regions.push_back(std::move(r));
-    }
+    for (const auto& e : client.list(std::nullopt))
+        d.regions.push_back(listed_region(e));
     std::sort(d.regions.begin(), d.regions.end(),
               [](const Region& a, const Region& b) { return a.id < b.id; });
     resolve_groups(d);

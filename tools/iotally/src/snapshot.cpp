@@ -68,7 +68,7 @@ const DeviceSnapshot* Snapshot::find_device(const std::string& name) const {
     return nullptr;
 }
 
-Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines) {
+Region listed_region(const ListEntry& entry) {
     Region r;
     r.id = entry.region_id;
     r.start = entry.start;
@@ -77,6 +77,16 @@ Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines) 
     r.program_id = entry.program_id;
     r.aux_data = entry.aux_data;
     r.precise_timestamps = entry.precise_timestamps;
+    try {
+        r.user_aux = user_aux_data(entry.aux_data);
+    } catch (const Error&) {
+        r.user_aux = entry.aux_data;  // resolve_groups() reports the bad tag
+    }
+    return r;
+}
+
+Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines) {
+    Region r = listed_region(entry);
     const std::uint64_t scale = entry.precise_timestamps ? 1 : 1'000'000;
     for (auto b : entry.histogram) {
         if (b > UINT64_MAX / scale)
@@ -84,12 +94,6 @@ Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines) 
                         fmt::format("region {}: histogram boundary {} out of range", r.id, b));
         r.histogram_bounds_ns.push_back(b * scale);
     }
-    try {
-        r.user_aux = user_aux_data(entry.aux_data);
-    } catch (const Error&) {
-        r.user_aux = entry.aux_data;  // resolve_groups() reports the bad tag
-    }
-
     const std::uint64_t n = r.area_count();
     if (lines.size() != n)
         throw Error(ErrorKind::parse, fmt::format("region {}: @stats_print gave {} areas, "

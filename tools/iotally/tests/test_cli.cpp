@@ -93,6 +93,28 @@ TEST_F(Cli, CreateListPrintDelete) {
     EXPECT_TRUE(dm.dev("vol").regions.empty());
 }
 
+// -j print says in which unit its times are: the kernel prints ns for a
+// region with precise_timestamps and ms (counted in jiffies) for the others.
+TEST_F(Cli, JsonPrintNamesEachRegionsTimeUnit) {
+    ASSERT_EQ(run({"create", "vol", "--histogram", "1ms"}), 0) << err;
+    ASSERT_EQ(run({"create", "vol"}), 0) << err;
+    ASSERT_EQ(dm.sent.back().find("precise_timestamps"), std::string::npos) << dm.sent.back();
+    dm.region("vol", 0).areas[0].read_time = 1'500'000;
+    dm.region("vol", 1).areas[0].read_time = 12;
+
+    ASSERT_EQ(run({"-j", "print", "vol", "0"}), 0) << err;
+    auto precise = nlohmann::json::parse(out);
+    EXPECT_EQ(precise["time_unit"], "ns");
+    EXPECT_EQ(precise["time_resolution"], "ns");
+    EXPECT_EQ(precise["areas"][0]["read_time"], 1'500'000);
+
+    ASSERT_EQ(run({"-j", "print", "vol", "1"}), 0) << err;
+    auto coarse = nlohmann::json::parse(out);
+    EXPECT_EQ(coarse["time_unit"], "ms");
+    EXPECT_EQ(coarse["time_resolution"], "jiffies");
+    EXPECT_EQ(coarse["areas"][0]["read_time"], 12);
+}
+
 TEST_F(Cli, MissingRegionExitsSixAndChangesNothing) {
     ASSERT_EQ(run({"create", "vol"}), 0);
     EXPECT_EQ(run({"delete", "vol", "0", "7"}), 6);

@@ -71,6 +71,11 @@ struct Snapshot {
     const DeviceSnapshot* find_device(const std::string& name) const;
 };
 
+// A region as its @stats_list entry names it: id, geometry, program_id,
+// aux_data and precise_timestamps; no areas and no histogram bounds. Never
+// throws: enough to find, group and delete any region the kernel lists.
+Region listed_region(const ListEntry& entry);
+
 // Builds a region from its @stats_list entry and @stats_print reply.
 // Throws Error(parse) when the two do not describe the same region.
 Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines);
