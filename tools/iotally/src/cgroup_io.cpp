@@ -24,14 +24,53 @@ void add_task_io(TaskIo& a, const TaskIo& b) {
         a.wait_hist[i] += b.wait_hist[i];
 }
 
+void subtract_task_io(TaskIo& a, const TaskIo& b) {
+    auto sub = [](std::uint64_t& x, std::uint64_t y) { x = x > y ? x - y : 0; };
+    for (std::size_t i = 0; i < TaskIo::nr_ops; i++) {
+        sub(a.ops[i], b.ops[i]);
+        sub(a.sectors[i], b.sectors[i]);
+    }
+    sub(a.wait_count, b.wait_count);
+    sub(a.wait_total_ns, b.wait_total_ns);
+    for (std::size_t i = 0; i < TaskIo::nr_buckets; i++)
+        sub(a.wait_hist[i], b.wait_hist[i]);
+}
+
 namespace {
 constexpr std::uint8_t acct_group = 0x20;  // AGROUP: the last task of its process
 }
 
+// What `io` holds beyond what its process had at its last move.
+TaskIo CgroupTally::since_move(std::uint32_t tgid, const TaskIo& io) const {
+    TaskIo rest = io;
+    if (auto it = moved_.find(tgid); it != moved_.end())
+        subtract_task_io(rest, it->second);
+    return rest;
+}
+
+// The process is gone: the rest of its counters go to its cgroup for good.
+void CgroupTally::charge_for_good(std::uint32_t tgid, const TaskIo& io) {
+    add_task_io(gone_[io.cgroup_id], since_move(tgid, io));
+    moved_.erase(tgid);
+}
+
+// Seen in another cgroup: what it had done when last seen stays with the
+// cgroup it was in then.
+void CgroupTally::charge_move(std::uint32_t tgid, const TaskIo& before, const TaskIo& now) {
+    if (before.cgroup_id == now.cgroup_id)
+        return;
+    add_task_io(gone_[before.cgroup_id], since_move(tgid, before));
+    moved_[tgid] = before;
+}
+
 void CgroupTally::final_record(std::uint32_t tgid, const TaskIo& io) {
-    alive_.erase(tgid);
-    missing_.erase(tgid);
-    add_task_io(gone_[io.cgroup_id], io);
+    for (auto* m : {&alive_, &missing_}) {
+        if (auto it = m->find(tgid); it != m->end()) {
+            charge_move(tgid, it->second, io);
+            m->erase(it);
+        }
+    }
+    charge_for_good(tgid, io);
     ++exits_;
 }
 
@@ -57,13 +96,17 @@ void CgroupTally::exited(const std::vector<TaskRecord>& records) {
 void CgroupTally::alive(const std::map<std::uint32_t, TaskIo>& processes) {
     // Still missing since the previous sample, and no record came: lost.
     for (auto& [tgid, io] : missing_) {
-        add_task_io(gone_[io.cgroup_id], io);
+        charge_for_good(tgid, io);
         ++unaccounted_;
     }
     missing_.clear();
-    for (auto& [tgid, io] : alive_)
-        if (!processes.count(tgid))
+    for (auto& [tgid, io] : alive_) {
+        auto now = processes.find(tgid);
+        if (now == processes.end())
             missing_.emplace(tgid, io);
+        else
+            charge_move(tgid, io, now->second);
+    }
     alive_ = processes;
 }
 
@@ -71,7 +114,7 @@ std::map<std::uint64_t, TaskIo> CgroupTally::totals() const {
     std::map<std::uint64_t, TaskIo> out = gone_;
     for (const auto* m : {&alive_, &missing_})
         for (const auto& [tgid, io] : *m)
-            add_task_io(out[io.cgroup_id], io);
+            add_task_io(out[io.cgroup_id], since_move(tgid, io));
     return out;
 }
 

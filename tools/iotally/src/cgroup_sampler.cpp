@@ -162,6 +162,11 @@ std::map<std::string, TaskIo> CgroupSampler::sample() {
     drain();
     std::map<std::uint32_t, TaskIo> alive;
     for (std::uint32_t id : process_ids(options_.proc)) {
+        // A zombie's final record is counted already (drained above, or
+        // with the next batch): counting it as alive too would charge it
+        // twice, for as long as its parent does not reap it.
+        if (process_has_exited(id, options_.proc))
+            continue;
         try {
             auto rec = query_->query_tgid(id);
             if (rec.io)

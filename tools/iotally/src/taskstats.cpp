@@ -315,6 +315,19 @@ std::vector<std::uint32_t> process_ids(const std::string& proc) {
     return ids;
 }
 
+bool process_has_exited(std::uint32_t id, const std::string& proc) {
+    std::ifstream in(fmt::format("{}/{}/stat", proc, id));
+    std::string line;
+    if (!std::getline(in, line))
+        return true;
+    // "pid (comm) S ...": comm may hold spaces and parentheses.
+    auto paren = line.rfind(')');
+    if (paren == std::string::npos || paren + 2 >= line.size())
+        return false;  // unreadable: count it as running
+    char state = line[paren + 2];
+    return state == 'Z' || state == 'X';
+}
+
 std::vector<unsigned> parse_cpulist(const std::string& text) {
     std::vector<unsigned> cpus;
     auto bad = [&] { return Error(ErrorKind::usage, fmt::format("malformed cpulist '{}'", text)); };

@@ -153,13 +153,71 @@ TEST(CgroupTally, LostRecordKeepsTheLastCountersSeen) {
     EXPECT_EQ(read_sectors(t.totals(), 100), 8u);
 }
 
-TEST(CgroupTally, ProcessMovedToAnotherCgroupGoesWithIt) {
+// A moved process leaves what it did with the cgroup it left: no total
+// goes down (a counter that drops is a reset to Prometheus).
+TEST(CgroupTally, ProcessMovedToAnotherCgroupLeavesItsPastBehind) {
+    CgroupTally t;
+    t.alive({{10, io(100, 8, 2)}});
+    t.alive({{10, io(200, 16, 5)}});
+    auto tot = t.totals();
+    EXPECT_EQ(read_sectors(tot, 100), 8u);
+    EXPECT_EQ(read_sectors(tot, 200), 8u);
+    EXPECT_EQ(tot[100].wait_hist[13], 2u);
+    EXPECT_EQ(tot[200].wait_hist[13], 3u);
+    EXPECT_EQ(tot[200].wait_count, 3u);
+    // Back to the first cgroup, then it exits there.
+    t.alive({{10, io(100, 40)}});
+    tot = t.totals();
+    EXPECT_EQ(read_sectors(tot, 100), 8u + 24u);
+    EXPECT_EQ(read_sectors(tot, 200), 8u);
+    t.exited({pid_record(10, io(100, 48), true)});
+    t.alive({});
+    tot = t.totals();
+    EXPECT_EQ(read_sectors(tot, 100), 8u + 32u);
+    EXPECT_EQ(read_sectors(tot, 200), 8u);
+    EXPECT_EQ(t.exits(), 1u);
+}
+
+// Moved after the last sample, then exited: the record names the new
+// cgroup; what it had when last seen stays with the old one.
+TEST(CgroupTally, ProcessMovedThenExitedSplitsAtTheLastSample) {
     CgroupTally t;
     t.alive({{10, io(100, 8)}});
-    t.alive({{10, io(200, 16)}});
+    t.exited({pid_record(10, io(200, 24), true)});
+    t.alive({});
     auto tot = t.totals();
-    EXPECT_EQ(read_sectors(tot, 100), 0u);
+    EXPECT_EQ(read_sectors(tot, 100), 8u);
     EXPECT_EQ(read_sectors(tot, 200), 16u);
+}
+
+// Whatever processes do, move or exit, every cgroup's total only grows.
+TEST(CgroupTally, TotalsNeverGoDown) {
+    CgroupTally t;
+    std::map<std::uint64_t, std::uint64_t> seen;
+    auto check = [&] {
+        for (const auto& [cg, io] : t.totals()) {
+            EXPECT_GE(io.sectors[TaskIo::read], seen[cg]) << "cgroup " << cg;
+            seen[cg] = io.sectors[TaskIo::read];
+        }
+    };
+    const std::uint64_t cgroups[] = {100, 200, 300};
+    std::map<std::uint32_t, std::uint64_t> sectors;
+    for (unsigned step = 0; step < 60; step++) {
+        std::map<std::uint32_t, TaskIo> alive;
+        for (std::uint32_t pid = 10; pid < 14; pid++) {
+            if ((pid + step) % 7 == 0)
+                continue;  // not running at this sample
+            sectors[pid] += 8 * ((pid * 3 + step) % 5);
+            alive[pid] = io(cgroups[(pid + step / 3) % 3], sectors[pid]);
+        }
+        t.alive(alive);
+        check();
+        if (step % 11 == 10) {
+            t.exited({pid_record(11, io(cgroups[step % 3], sectors[11] + 8), true)});
+            sectors[11] = 0;  // a new process takes pid 11
+            check();
+        }
+    }
 }
 
 TEST(CgroupIo, Depth) {
@@ -321,6 +379,20 @@ TEST(TaskIoStatsSwitch, ReadAndWarnedAboutWhenOff) {
     std::ostringstream quiet;
     iotally::cli::warn_if_task_io_stats_off(quiet, proc);
     EXPECT_EQ(quiet.str(), "");
+}
+
+// A zombie keeps its /proc entry; the sampler must not count it as alive.
+TEST(ProcessIds, ZombiesAndGoneProcessesHaveExited) {
+    iotally::test::TempDir d;
+    d.write("7/stat", "7 (sleep) S 1 7 7 0 -1 4194560 96 0 0 0\n");
+    d.write("8/stat", "8 (a) Z(b)) Z 1 8 8 0 -1 4227084 96 0 0 0\n");
+    d.write("9/stat", "9 (x) X 1 9 9 0\n");
+    d.write("10/stat", "10 (a) Z(b)) R 1 10 10 0\n");
+    EXPECT_FALSE(iotally::process_has_exited(7, d.path()));
+    EXPECT_TRUE(iotally::process_has_exited(8, d.path()));
+    EXPECT_TRUE(iotally::process_has_exited(9, d.path()));
+    EXPECT_FALSE(iotally::process_has_exited(10, d.path()));  // ')' in its name
+    EXPECT_TRUE(iotally::process_has_exited(11, d.path()));   // no such process
 }
 
 // The /proc walk of tasks, serve --tasks and the cgroup sampler: numeric

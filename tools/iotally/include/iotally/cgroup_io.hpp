@@ -14,6 +14,10 @@
 
 namespace iotally {
 
+// Subtracts b's counters and histogram from a, each at least 0 (a's max
+// stays: a maximum cannot be taken apart).
+void subtract_task_io(TaskIo& a, const TaskIo& b);
+
 // Adds b's counters and histogram to a (the max to the max).
 void add_task_io(TaskIo& a, const TaskIo& b);
 
@@ -29,6 +33,11 @@ void add_task_io(TaskIo& a, const TaskIo& b);
 // for one more sample (its record was queued before it could be reaped, so
 // it arrives with the next batch); if it still has none, the record was
 // lost and its last counters stay, counted in unaccounted_exits().
+//
+// A process seen in another cgroup than at the previous sample leaves what
+// it had done by then with the cgroup it left; only what it does afterwards
+// is charged to the new one. So no cgroup's total ever goes down, which a
+// counter must not (Prometheus takes a decrease for a reset).
 class CgroupTally {
   public:
     void exited(const std::vector<TaskRecord>& records);
@@ -40,9 +49,15 @@ class CgroupTally {
   private:
     std::map<std::uint32_t, TaskIo> alive_;    // by tgid: last seen
     std::map<std::uint32_t, TaskIo> missing_;  // gone, no exit record yet
-    std::map<std::uint64_t, TaskIo> gone_;     // by cgroup id: final records
+    std::map<std::uint64_t, TaskIo> gone_;     // by cgroup id: charged for good
+    // By tgid: the counters a moved process had at its last move, charged
+    // to the cgroups it left; its current cgroup gets only the rest.
+    std::map<std::uint32_t, TaskIo> moved_;
     std::uint64_t exits_ = 0, unaccounted_ = 0;
     void final_record(std::uint32_t tgid, const TaskIo& io);
+    TaskIo since_move(std::uint32_t tgid, const TaskIo& io) const;
+    void charge_for_good(std::uint32_t tgid, const TaskIo& io);
+    void charge_move(std::uint32_t tgid, const TaskIo& before, const TaskIo& now);
 };
 
 // Cgroup ids to paths: the inode number of each directory under a cgroup2

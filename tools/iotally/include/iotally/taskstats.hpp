@@ -102,6 +102,12 @@ std::optional<bool> task_io_stats_enabled(const std::string& proc = "/proc");
 // (failed) when the directory cannot be read.
 std::vector<std::uint32_t> process_ids(const std::string& proc = "/proc");
 
+// Whether process `id` under `proc` has exited: a zombie waiting for its
+// parent ('Z' or 'X' in /proc/ID/stat), or gone. A zombie still has a /proc
+// entry and taskstats still answers for it, but its exit record was sent
+// before it became one.
+bool process_has_exited(std::uint32_t id, const std::string& proc = "/proc");
+
 // Parses a payload buffer into TaskstatsClassic / TaskIo (exposed for tests).
 TaskstatsClassic parse_classic(const void* data, std::size_t len);
 TaskIo parse_io(const void* data, std::size_t len);
