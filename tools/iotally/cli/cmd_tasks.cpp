@@ -124,11 +124,11 @@ struct ListenOptions {
 
 void listen(Context& ctx, bool json, const ListenOptions& o) {
     // The kernel validates the mask and answers with its own error codes.
-    {
-        TaskstatsClient probe;
-        probe.register_cpumask(o.cpumask);
-        probe.deregister_cpumask(o.cpumask);
-    }
+    // No listener is deregistered (here or below): the acknowledgement of
+    // TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK is dropped when the socket's
+    // receive buffer is full, and waiting for it would hang. The kernel
+    // drops a listener whose socket is closed at its next exit message.
+    TaskstatsClient{}.register_cpumask(o.cpumask);
     warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     std::vector<unsigned> cpus = parse_cpulist(o.cpumask);
     std::vector<std::unique_ptr<TaskstatsClient>> socks;
@@ -191,7 +191,6 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
         }
         for (const auto& r : recs)
             writer.record(r);
-        socks[i]->deregister_cpumask(std::to_string(cpus[i]));
         summary.lost_messages += socks[i]->lost();
         summary.overflows += socks[i]->overflows();
     }

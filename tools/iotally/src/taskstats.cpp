@@ -471,10 +471,6 @@ void TaskstatsClient::register_cpumask(const std::string& cpulist) {
     cpumask_cmd(TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, cpulist);
 }
 
-void TaskstatsClient::deregister_cpumask(const std::string& cpulist) {
-    cpumask_cmd(TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, cpulist);
-}
-
 void TaskstatsClient::consume(const nlmsghdr* nlh, std::vector<TaskRecord>& out) {
     // Exit messages of one CPU are numbered in sequence: a gap is a loss.
     if (last_seq_)

@@ -124,9 +124,11 @@ class TaskstatsClient {
     TaskRecord query_tgid(std::uint32_t tgid);
 
     void set_rcvbuf(int bytes);
-    // Exit listener: the kernel checks the cpulist (EINVAL, E2BIG).
+    // Exit listener: the kernel checks the cpulist (EINVAL, E2BIG). There
+    // is no deregistering: its acknowledgement is lost when the receive
+    // buffer is full. Destroying the client closes the socket, and the
+    // kernel drops the listener at its next exit message.
     void register_cpumask(const std::string& cpulist);
-    void deregister_cpumask(const std::string& cpulist);
 
     // Waits up to timeout_ms (-1: forever) for exit messages; appends their
     // records. Returns false on timeout. Overflows of the receive buffer
