@@ -13,7 +13,9 @@
 #   - a dd in a third cgroup, started after one scrape and gone before the
 #     next, is in the next (its exit record names its cgroup);
 #   - the kernel's io.stat of each cgroup is beside it, per device;
-#   - the exit listener lost nothing, and says so.
+#   - the exit listener lost nothing, and says so;
+#   - a process moved to another cgroup leaves what it did with the one it
+#     left (no counter goes down), and a zombie is counted once.
 # Then `iotally tasks --cgroup` over an interval, the depth limit and the
 # cardinality cap, and bad options.
 . ../lib.sh
@@ -34,7 +36,7 @@ if ! grep -q " $CG cgroup2 " /proc/mounts; then
 	mounted_cg=1
 fi
 echo +io >$CG/cgroup.subtree_control || bail "cannot enable the io controller"
-for g in fast slow short burst; do
+for g in fast slow short burst movea moveb zombie; do
 	mkdir -p $CG/$g || bail "mkdir $CG/$g"
 done
 # Per-task I/O accounting is off by default; iotally says so in one line.
@@ -298,6 +300,69 @@ check_cmp "--cgroup-depth 0: / has at least the reads of /fast" -ge \
 check_cmp "--cgroup-depth 0: / has at least every cgroup's waits" -ge \
 	"$(sum $T/depth3.txt iotally_cgroup_io_wait_seconds_count /)" \
 	"$(sum $T/s3.txt iotally_cgroup_io_wait_seconds_count /fast /slow /short)"
+
+# --- a process moved between two scrapes ----------------------------------
+# ioload writes 1 MiB in /movea and waits; it is sampled there, moved to
+# /moveb, and writes 1 MiB more: /movea keeps its MiB, /moveb gets one.
+written() { value "$1" iotally_cgroup_written_bytes_total "cgroup=\"/$2\""; }
+rm -f $T/move.ctl $T/move.out
+mkfifo $T/move.ctl
+in_cgroup movea ioload /dev/mapper/cgfast 0 0 0 16 65536 0 <$T/move.ctl >$T/move.out &
+movejob=$!
+exec 6>$T/move.ctl
+# ready_lines N: wait until ioload printed N "ready" lines
+ready_lines() {
+	_i=0
+	until [ "$(grep -c '^ready' $T/move.out)" -ge "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -le 300 ] || bail "ioload did not get ready ($1)"
+		sleep 0.1
+	done
+}
+ready_lines 1
+movepid=$(awk '{ print $2; exit }' $T/move.out)
+scrape $T/m1.txt
+echo "$movepid" >$CG/moveb/cgroup.procs || fail "cannot move ioload to /moveb"
+echo again >&6
+ready_lines 2
+scrape $T/m2.txt
+exec 6>&-
+wait $movejob
+scrape $T/m3.txt
+echo "# moved process: /movea $(written $T/m1.txt movea) $(written $T/m2.txt movea) $(written $T/m3.txt movea)," \
+	"/moveb $(written $T/m2.txt moveb) $(written $T/m3.txt moveb)"
+check_eq "moved: /movea had its MiB before the move" 1048576 "$(written $T/m1.txt movea)"
+check_eq "moved: /movea keeps it after the move" 1048576 "$(written $T/m2.txt movea)"
+check_eq "moved: /moveb has only the MiB written there" 1048576 "$(written $T/m2.txt moveb)"
+check_eq "moved and exited: /movea, /moveb unchanged" "1048576 1048576" \
+	"$(written $T/m3.txt movea) $(written $T/m3.txt moveb)"
+
+# --- a zombie -------------------------------------------------------------
+# dd's parent execs sleep, which never reaps it: dd stays a zombie, listed
+# in /proc, after its exit record was sent. It is counted once.
+rm -f $T/zombie.pid $T/zombie-parent.pid
+in_cgroup zombie sh -c '/usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k count=16 \
+	oflag=direct status=none & echo $! >'"$T"'/zombie.pid; echo $$ >'"$T"'/zombie-parent.pid
+	exec sleep 30' &
+zjob=$!
+_i=0
+# state_of PID: the state letter in /proc/PID/stat (dd's name has no blank)
+state_of() { awk '{ print $3 }' /proc/"$1"/stat 2>/dev/null; }
+until [ -s $T/zombie.pid ] && [ "$(state_of "$(cat $T/zombie.pid)")" = Z ]; do
+	_i=$((_i + 1))
+	[ $_i -le 300 ] || bail "dd did not become a zombie"
+	sleep 0.1
+done
+scrape $T/z1.txt
+sleep 1
+scrape $T/z2.txt
+echo "# zombie dd: /zombie $(written $T/z1.txt zombie), then $(written $T/z2.txt zombie)"
+check_eq "zombie: its MiB counted once" "1048576 1048576" \
+	"$(written $T/z1.txt zombie) $(written $T/z2.txt zombie)"
+# its parent gone, init reaps it; the cgroup empties for the rmdir below
+kill "$(cat $T/zombie-parent.pid)"
+wait $zjob 2>/dev/null
+
 kill $serve_pid $cap_pid $depth_pid
 rcs=
 for p in $serve_pid $cap_pid $depth_pid; do
@@ -339,7 +404,7 @@ check_fails "a root that is not cgroup2 is refused" "not a cgroup2 mount" \
 dmsetup remove cgfast
 dmsetup remove cgslow
 rmmod brd
-for g in fast slow short burst; do
+for g in fast slow short burst movea moveb zombie; do
 	rmdir $CG/$g
 done
 echo -io >$CG/cgroup.subtree_control

@@ -8,7 +8,9 @@
  * WRITES pwrites of WSIZE bytes (O_DIRECT, each at its own offset) and, if
  * FSYNC is 1, one fsync. With THREADS > 0 each of that many threads does it,
  * and they have all exited before ioload goes on. Then it prints
- * "ready PID" and waits for end of file on stdin before it exits.
+ * "ready PID" and waits for end of file on stdin before it exits; each line
+ * "again" it reads meanwhile has it do the same I/O once more (each thread
+ * count as at the start), then print "ready PID" again.
  *
  *   ioload burst N FILE
  *
@@ -83,10 +85,30 @@ static int burst(long n, const char *file)
 	return fclose(f) ? 1 : 0;
 }
 
+static int run_load(long threads)
+{
+	pthread_t tid[64];
+	long t;
+
+	if (threads == 0) {
+		work(0);
+		return 0;
+	}
+	if (threads > 64)
+		return 2;
+	for (t = 0; t < threads; t++)
+		if (pthread_create(&tid[t], NULL, work, (void *)t))
+			return 1;
+	for (t = 0; t < threads; t++)
+		pthread_join(tid[t], NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	long threads, t;
-	char c;
+	char line[64];
+	long threads;
+	int err;
 
 	if (argc == 4 && !strcmp(argv[1], "burst"))
 		return burst(atol(argv[2]), argv[3]);
@@ -102,22 +124,15 @@ int main(int argc, char **argv)
 	writes = atol(argv[5]);
 	wsize = atol(argv[6]);
 	do_fsync = atol(argv[7]);
-	if (threads == 0) {
-		work(0);
-	} else {
-		pthread_t tid[64];
-
-		if (threads > 64)
-			return 2;
-		for (t = 0; t < threads; t++)
-			if (pthread_create(&tid[t], NULL, work, (void *)t))
-				return 1;
-		for (t = 0; t < threads; t++)
-			pthread_join(tid[t], NULL);
-	}
-	printf("ready %d\n", getpid());
-	fflush(stdout);
-	while (read(0, &c, 1) > 0)
-		;
+	do {
+		err = run_load(threads);
+		if (err)
+			return err;
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		/* anything but "again" is read and ignored until end of file */
+		while (fgets(line, sizeof(line), stdin) && strcmp(line, "again\n"))
+			;
+	} while (!feof(stdin) && !ferror(stdin));
 	return 0;
 }
