@@ -10,7 +10,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p build/logs
 

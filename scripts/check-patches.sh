@@ -41,7 +41,8 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit
+# shellcheck source=versions.sh
 . scripts/versions.sh
 kernel=$top/build/src/linux
 work=$top/build/check-patches
@@ -95,6 +96,9 @@ flock 8
 
 scripts/make-patches.sh >"$log" 2>&1
 result $? "make patches" "$log" || finish
+# The patches are named NNNN-subject.patch by make-patches.sh (no newline in a
+# name), and ls keeps them in series order:
+# shellcheck disable=SC2010
 mapfile -t series < <(cd "$patches" && ls 0*.patch | grep -v '^0000-')
 ((${#series[@]} > 0))
 result $? "the series has patches (${#series[@]})" || finish
@@ -354,7 +358,7 @@ mapfile -t tree_files < <(cat "$kernel/.iotally/touched")
 declare -A mailonly=()
 while IFS=$'\t' read -r kind path from; do
 	[[ $kind == file && ! -e $top/build/src/linux/$path ]] && mailonly[$path]=$from
-	[[ $kind == patch && $from == patches/mail/* ]] && mailonly[$path]=patch
+	[[ $kind == patch && $from == patches/mail/* ]] && mailonly[$path]='patch'
 done < <(python3 scripts/mail-series.py targets 2>/dev/null)
 checked=0
 for f in $(printf '%s\n' "${series_files[@]}" "${tree_files[@]}" | sort -u); do

@@ -23,6 +23,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=versions.sh
 . scripts/versions.sh
 logs=$top/build/logs
 mkdir -p "$logs"

@@ -12,6 +12,9 @@
 # variable of versions.mk, with SUITE set) and suite_sources (this machine's
 # Debian mirrors for the release).
 
+# Those variables are read by the scripts that source this file, which is
+# where shellcheck would see them used:
+# shellcheck disable=SC2034
 suite=$1
 _suite_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

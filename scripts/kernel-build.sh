@@ -52,7 +52,7 @@ if [[ ! -f $out/.config ]] || ! cmp -s "$merged.new" "$merged"; then
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
 			if ! grep -qxF "$line" "$out/.config"; then
-				got=$(grep -E "^(# )?$sym[= ]" "$out/.config" || echo "$sym absent")
+				got=$(grep -E "^(# )?${sym}[= ]" "$out/.config" || echo "$sym absent")
 				echo "kernel-build: wanted $line, Kconfig gave: $got" >&2
 				bad=1
 			fi

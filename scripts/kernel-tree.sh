@@ -29,7 +29,7 @@ exec 9>"$build/.lock"
 flock 9
 if [[ ! -e $pristine/.extracted ]]; then
 	echo "  EXTRACT $tarball"
-	rm -rf "$pristine" "$build/$srcname"
+	rm -rf "$pristine" "${build:?}/$srcname"
 	tar -C "$build" -xf "$tarball"
 	mv "$build/$srcname" "$pristine"
 	touch "$pristine/.extracted"

@@ -8,7 +8,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/src/linux
 out=$top/build/kernel
-cd "$top"
+cd "$top" || exit
 # The sparse runs build objects in build/kernel: not beside another build.
 exec 8>"$out/.lock"
 flock 8
@@ -28,7 +28,7 @@ result() { # status name [details file]
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 checkpatch=(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types
-	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG)
+	--ignore 'FILE_PATH_CHANGES,SPDX_LICENSE_TAG')
 
 mapfile -t files < <(find drivers lib include kernel samples block -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
 for f in "${files[@]}"; do

@@ -43,6 +43,7 @@ if [[ ! -f $top/build/mail/base.key || $(cat "$top/build/mail/base.key") != "$ke
 		add -A -f -- . ':(exclude).extracted'
 	tree=$(GIT_INDEX_FILE=$idx git --git-dir="$gitdir" write-tree)
 	rm -f "$idx"
+	# shellcheck source=versions.sh
 	. "$top/scripts/versions.sh"
 	base=$(GIT_AUTHOR_NAME=Debian GIT_AUTHOR_EMAIL=debian-kernel@lists.debian.org \
 		GIT_COMMITTER_NAME=iotally GIT_COMMITTER_EMAIL=iotally@localhost \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Guest side, sourced by the benchmarks that read null_blk directly
 # (bench/taskstats, bench/io-trace), after ../../lib.sh.

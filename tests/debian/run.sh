@@ -28,7 +28,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../vm/qemu-common.sh
 . "$top/tests/vm/qemu-common.sh"
 
-name= suite=bookworm timeout=1200 mem=1536
+name='' suite=bookworm timeout=1200 mem=1536
 while (($#)); do
 	case $1 in
 	--suite) suite=$2; shift 2 ;;
@@ -257,7 +257,8 @@ boot() {
 	cp "$root/boot/vmlinuz-$release" "$root/boot/initrd.img-$release" "$logs/"
 	umount_root
 	echo "  BOOT    $name/$phase: Debian $suite_number ($suite), $release, timeout ${timeout}s"
-	local start=$(date +%s)
+	local start
+	start=$(date +%s)
 	qemu_boot "$timeout" "$mem" \
 		-kernel "$logs/vmlinuz-$release" -initrd "$logs/initrd.img-$release" \
 		-append "root=/dev/vda rw console=ttyS0 panic=-1 loglevel=4 iotally.phase=$phase" \
@@ -281,10 +282,14 @@ t_boot1=$(($(date +%s) - t3))
 	rc=0
 	(
 		set +e
+		# shellcheck source=../selftests/lib.sh
 		. "$top/tests/selftests/lib.sh"
 		check_ok "apt purge iotally iotally-dkms" in_root apt-get purge -y -q iotally iotally-dkms
 		echo "$out" >"$base/purge.log"
 		check_eq "dkms status: nothing of iotally" "" "$(in_root dkms status iotally 2>/dev/null)"
+		# ls -R lists the whole tree: whether any name in it holds dm-mod is all
+		# that is asked.
+		# shellcheck disable=SC2010
 		check_eq "no dm-mod left under updates/" "" "$(cd "$root" && ls "lib/modules/$release/updates" -R 2>/dev/null | grep dm-mod)"
 		check_eq "the initramfs holds the stock dm-mod again" "" \
 			"$(in_root lsinitramfs "/boot/initrd.img-$release" | grep updates/dkms)"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # A request-based device whose requests take a known time, for the suites
 # that check what dm-stats reports for requests (dm-stats-engine on our

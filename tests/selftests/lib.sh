@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # TAP helpers for guest test suites (POSIX sh, runs under busybox ash).
 #
@@ -64,7 +65,7 @@ check_match() {
 
 # check_cmp NAME OP A B: numeric comparison (OP is -eq -ge -le -gt -lt).
 check_cmp() {
-	if [ "$3" "$2" "$4" ] 2>/dev/null; then
+	if test "$3" "$2" "$4" 2>/dev/null; then
 		_tap_result 0 "$1"
 	else
 		_tap_result 1 "$1"

@@ -16,7 +16,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out= release= modroot= dm_mod= suites= guest_config= data=
+out='' release='' modroot='' dm_mod='' suites='' guest_config='' data=''
 extra_modules=()
 while (($#)); do
 	case $1 in

@@ -20,6 +20,7 @@ qemu_boot() {
 	local timeout=$1 mem=$2
 	shift 2
 	set +e
+	# shellcheck disable=SC2154 # $logs is set by the runner that sources this file
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel "${qemu_accel:-tcg}" -cpu max -smp "${qemu_smp:-$QEMU_CPUS}" -m "$mem" \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$logs/console.log" -serial "file:$logs/tap.log" \

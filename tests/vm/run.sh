@@ -36,8 +36,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=qemu-common.sh
 . "$top/tests/vm/qemu-common.sh"
 
-kernel= debug=0 name= dm_mod= timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append= kunit_suites=0
-guest_config= icount= maxcpus= data= kernel_dir=
+kernel='' debug=0 name='' dm_mod='' timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append='' kunit_suites=0
+guest_config='' icount='' maxcpus='' data='' kernel_dir=''
 suites=()
 extra=()
 while (($#)); do

@@ -13,6 +13,7 @@
 # and TAP checks that every region was created and that deleting ours gave
 # all of it back (after RCU grace periods). The stock engine's charge is
 # only waited for: the next measurement starts from what it is then.
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 
 KREL=$(uname -r)

@@ -24,6 +24,7 @@
 # BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none),
 # BENCH_ENGINES ("stock ours"; stock or ours: that engine alone, still
 # measured four times per row and round, reloaded as in A-B-B-A).
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 . /etc/iotally.conf
 

@@ -28,6 +28,7 @@
 # noevents), BENCH_BOOT (the boot's number), BENCH_ROUNDS (3),
 # BENCH_RUNTIME (fio seconds, 2), BENCH_ROWS (the events kernel's rows, all
 # three by default).
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 . /etc/iotally.conf
 
@@ -63,6 +64,7 @@ fio_run() {
 		awk -F';' 'NR == 1 { printf "%d %d\n", $8, $6 / 4 }'
 }
 
+# shellcheck source=../../selftests/io-bpftrace/bt.sh
 . ../../io-bpftrace/bt.sh
 
 # consumer_begin ROW / consumer_end ROW ROUND: the row's consumer around

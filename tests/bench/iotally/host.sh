@@ -14,7 +14,7 @@
 # BENCH_REGIONS (10000), BENCH_RUNTIME (fio seconds before each report, 1),
 # BENCH_MEM (guest MB, 3072 on the patched kernel and 6144 on stock).
 set -euo pipefail
-# shellcheck source=tests/bench/kernels.sh
+# shellcheck source=../kernels.sh
 . "$(dirname "$0")/../kernels.sh"
 
 bench_kernels_setup iotally "BENCH_REGIONS=${BENCH_REGIONS:-10000}

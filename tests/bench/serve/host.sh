@@ -12,7 +12,7 @@
 # BENCH_SIZES ("1000 10000"), BENCH_RUNTIME (1), BENCH_MEM (guest MB: 3072
 # patched, 6144 stock, whose engine needs about 650 MB for 10,000 regions).
 set -euo pipefail
-# shellcheck source=tests/bench/kernels.sh
+# shellcheck source=../kernels.sh
 . "$(dirname "$0")/../kernels.sh"
 
 bench_kernels_setup serve "BENCH_SIZES=\"${BENCH_SIZES:-1000 10000}\"

@@ -17,6 +17,7 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
 # BENCH_SIZES ("1000 10000"), BENCH_RUNTIME (fio seconds before each run, 1).
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 . /etc/iotally.conf
 

@@ -10,7 +10,9 @@
 # tracepoints, grows by under 200 bytes per device (Percpu in /proc/meminfo
 # moves in steps of 256 KiB with 64 possible CPUs: it is printed, not
 # checked), and nothing is charged to the layer.
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
+# shellcheck source=../../selftests/statistic-limits/memory.sh
 . ../../statistic-limits/memory.sh
 
 N=${BENCH_DEVICES:-1000}

@@ -11,6 +11,7 @@
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_OPS (calls
 # per timed batch, a multiple of 1024, default 1024), BENCH_BATCHES (batches
 # per case and CPU, 101).
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 . /etc/iotally.conf
 

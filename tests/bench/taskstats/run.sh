@@ -31,6 +31,7 @@
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (4),
 # BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2), BENCH_AB_SLICE_MS
 # (100), BENCH_AB_PAIRS (100).
+# shellcheck source=../../selftests/lib.sh
 . ../../lib.sh
 . /etc/iotally.conf
 

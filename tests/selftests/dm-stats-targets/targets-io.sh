@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced by run.sh after ./targets-lib.sh, whose workload() sets $whole and
+# $two: shellcheck cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Counters on every target, against upstream's (the stock engine's) values.
 # Ramdisks: ram0 data, ram1/ram2 thin metadata/data, ram3 snapshot COW,

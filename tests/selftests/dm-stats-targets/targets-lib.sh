@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Helpers of the dm-stats-targets suite: devices, direct I/O, regions.
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Time fields against known bounds, with regions placed directly on dm-delay
 # and on dm-crypt over dm-delay. Upstream starts an I/O's clock when the bio

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Regions directly on a dm-delay device. dm-delay, like dm-crypt, dm-thin
 # and dm-cache, starts accounting a bio only when it remaps it; upstream

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Devices and helpers shared by the dm-stats conformance parts.
 
@@ -21,6 +22,7 @@ stats_list() { dmsetup message "${1:-$VOL}" 0 @stats_list; }
 
 # create_region ARGS...: @stats_create on $VOL, the new id in $region.
 create_region() {
+	# shellcheck disable=SC2034 # $region is for the callers, in other files
 	region=$(dmsetup message "$VOL" 0 @stats_create "$@") || bail "@stats_create $* failed"
 }
 

@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh (run() sets $out) and ./common.sh (create_region()
+# sets $region): shellcheck cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Counter values for deterministic direct-I/O workloads on dm-linear over brd.
 # Every I/O is issued from CPU 0 (merge detection is per CPU).

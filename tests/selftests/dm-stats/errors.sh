@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ./common.sh, whose create_region() sets $region: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Every error path: the exact status (the errno dmsetup reports) and no state
 # changed by a failed message.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Time counters and histograms, with latencies made known by dm-delay, and
 # the regions placed directly on the delay device.

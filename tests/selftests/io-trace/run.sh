@@ -21,7 +21,6 @@ T=/tmp/io-trace
 mkdir -p $T /mnt/a /mnt/up
 TR=/sys/kernel/tracing
 INST=$TR/instances/io-trace-test
-SECTORS=524288			# 256 MiB of null_blk
 FS_SECTORS=262144		# the first 128 MiB: ext4 on dm-linear
 CRYPT_SECTORS=65536		# then 32 MiB of dm-crypt
 RAW_SECTOR=393216		# raw I/O from 192 MiB on
@@ -132,7 +131,7 @@ waits() {
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # --- The event formats: one class, four events, the fields of the spec ---
-for ev in start done wait_start wait_done; do
+for ev in start "done" wait_start wait_done; do
 	check_ok "io:$ev has a format" cat $TR/events/io/$ev/format
 	for f in dev sector lsector bytes flags opf rwbs end_io error resid disk driver \
 		fsdev ino offset fstype oflags path; do
@@ -316,6 +315,8 @@ if command -v iotally >/dev/null; then
 	kill -TERM $snpid
 	wait $snpid
 	check_eq "snoop: SIGTERM ends it cleanly" 0 "$?"
+	# Trace instance names are ours (no blank, no newline): ls | grep is exact.
+	# shellcheck disable=SC2010
 	check_eq "snoop: its instance is gone" "" "$(ls $TR/instances | grep iotally-snoop)"
 	check_match "snoop: the header" \
 		"^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" \
@@ -403,7 +404,7 @@ if command -v iotally >/dev/null; then
 	echo "# --- iotally snoop -W under the load (first lines) ---"
 	head -40 $T/snoop.load | sed 's/^/# /'
 fi
-for e in start done wait_start wait_done; do
+for e in start "done" wait_start wait_done; do
 	echo "# --- the format of io:$e ---"
 	sed 's/^/# /' $TR/events/io/$e/format
 done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Bad input: one line on stderr naming the problem, the documented exit code
 # (2 usage, 3 no such device, 6 no such region), and no state changed.

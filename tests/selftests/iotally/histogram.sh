@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # iotally histogram on I/O of a known latency: dm-delay holds each I/O for
 # 100 ms, and the regions sit on the delay device itself (dm-stats times an

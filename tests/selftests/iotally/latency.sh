@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Honest latencies: regions on a dm-delay device whose every read takes
 # $LAT_DELAY ms (dm-stats times an I/O from its arrival on the delay device,

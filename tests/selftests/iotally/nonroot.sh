@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Not root: every device-mapper command run by an unprivileged user (uid and
 # gid 65534, no supplementary groups, no capabilities: util-linux setpriv

@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # iotally report: the derived numbers of a known direct-I/O workload, the
 # raw counters they come from, rates over an interval, and reads that never
@@ -65,6 +69,7 @@ check_match "report --select target=linear keeps the linear device" "\"dm_name\"
 # The device row is the kernel's own counters, never a sum of regions:
 # three whole-device regions see each read three times, the device once.
 delete_all_regions
+# shellcheck disable=SC2034 # i only counts the three rounds
 for i in 1 2 3; do iotally create "$VOL" >/dev/null; done
 before=$(awk '{ print $1 }' "/sys/block/$(kname "$VOL")/stat")
 read_at 0 4096 8

@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # iotally stat: the generic statistics layer in debugfs, driven through the
 # sample exploiter (statistic_sample) with known (X, Y) pairs; every change

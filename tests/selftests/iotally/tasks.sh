@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # iotally tasks --top needs per-task I/O in taskstats, which only the patched
 # kernel has: there it lists the tasks; on the stock kernel (Debian's release
@@ -28,6 +32,7 @@ until grep -q '^listening' /tmp/exits.err 2>/dev/null || [ $n -ge 200 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
+# shellcheck disable=SC2034 # i only counts the three rounds
 for i in 1 2 3; do taskset -c 0 true; done
 wait "$listener"
 check_eq "tasks -m -j: exit status 0" 0 "$?"

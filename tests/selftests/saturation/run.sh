@@ -52,7 +52,7 @@ saturation() {
 	[ "$rc" = 0 ] || { fail "QD$qd: $cmd" "exit $rc: $err"; return; }
 	for what in nullb0 "$dm" "region $region"; do
 		case $what in
-		region*) row=$(json_rows region "$out" | grep "\"region_id\":$region[,}]") ;;
+		region*) row=$(json_rows region "$out" | grep "\"region_id\":${region}[,}]") ;;
 		*) row=$(json_rows device "$out" | grep "\"device\":\"$what\"") ;;
 		esac
 		util=$(json_num %util "$row")

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # What CONFIG_DM_STATISTIC costs per mapped device while every statistic is
 # stopped, measured in one boot: N dm-linear devices created with the
@@ -73,7 +74,7 @@ pcpu_trace_end() {
 # Wait until retired blocks are freed (RCU and RCU Tasks grace periods)
 # and the slab and layer counters hold still.
 settle() {
-	_last= _same=0 _i=0
+	_last='' _same=0 _i=0
 	while [ $_i -lt 50 ]; do
 		echo 2 >/proc/sys/vm/drop_caches 2>/dev/null
 		_now="$(layer_bytes) $(meminfo_bytes Slab) $(meminfo_bytes Percpu)"
@@ -142,6 +143,9 @@ device_cost() {
 	_off_alloc=0 _on_alloc=0 _traced=yes
 	pcpu_trace_setup || _traced=no
 	[ -w "$DM_STATISTIC_PARAM" ] || _mode=absolute	# a kernel without the switch
+	# The statistic directories are named by the kernel (dm-N, no blank): ls |
+	# grep -c counts them exactly, and an absent debugfs counts 0.
+	# shellcheck disable=SC2010
 	_dirs0=$(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-')
 	slab_bytes /tmp/slab.before
 	_r=0
@@ -151,6 +155,8 @@ device_cost() {
 			[ $_mode = ab ] &&
 				{ [ $_set = on ] && echo 1 || echo 0; } >"$DM_STATISTIC_PARAM"
 			settle
+			# snapshot prints three numbers, meant to split into $1 $2 $3.
+			# shellcheck disable=SC2046
 			set -- $(snapshot)
 			_s0=$1 _p0=$2 _l0=$3
 			[ $_traced = yes ] && pcpu_trace_begin
@@ -159,6 +165,8 @@ device_cost() {
 			_a=0
 			[ $_traced = yes ] && _a=$(pcpu_trace_end)
 			[ "$_a" = lost ] && _traced=lost _a=0
+			# snapshot prints three numbers, meant to split into $1 $2 $3.
+			# shellcheck disable=SC2046
 			set -- $(snapshot)
 			if [ $_set = on ]; then
 				_on_alloc=$((_on_alloc + _a))
@@ -175,6 +183,7 @@ device_cost() {
 	done
 	[ $_mode = ab ] && echo 0 >"$DM_STATISTIC_PARAM"	# the default
 	slab_bytes /tmp/slab.after
+	# shellcheck disable=SC2010 # as for _dirs0
 	_dirs=$(($(ls /sys/kernel/debug/statistics 2>/dev/null | grep -c '^dm-') - _dirs0))
 	_r=0
 	while [ $_r -lt 10 ]; do

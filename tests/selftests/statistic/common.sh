@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Helpers shared by the statistics layer suite: the sample exploiter's
 # control file, and the debugfs files of its interfaces.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Big statistics stream through the data file; statistics and interfaces
 # go away with their exploiter.

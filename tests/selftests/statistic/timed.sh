@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced after ../lib.sh, whose run() sets $out, $err and $rc: shellcheck
+# cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # History in modes increments and products, and raw, on the sample's clock:
 # period roll-over, ring wrap-around, serial numbers, a stopped history.

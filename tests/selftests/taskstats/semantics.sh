@@ -1,4 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Sourced by run.sh after ../lib.sh (run() sets $out), and called after its
+# start_load() set $loadpid: shellcheck cannot see that from this file.
+# shellcheck disable=SC2154
 #
 # Sourced by run.sh: what Documentation/taskstats-io.rst says is charged to
 # whom. A buffered writer (dd through the page cache of the dm-delay

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for iotally(8)
+# shellcheck shell=bash
 
+# COMPREPLY=($(compgen ...)) is the bash-completion idiom, as in its own
+# completions: the candidates are words without blanks, and splitting them
+# into the array is the point.
+# shellcheck disable=SC2207
 _iotally_devices()
 {
     local d

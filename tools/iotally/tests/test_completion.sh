@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The bash completion offers the commands, options and values it should.
 set -u
+# shellcheck source=../completion/iotally.bash
 source "$1"
 fail=0
 expect() {
