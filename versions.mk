@@ -25,7 +25,7 @@ DEB_PACKAGES := \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
-	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter \
+	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter shellcheck \
 	mmdebstrap
 
 # The Debian releases iotally is packaged for and proven on, each built in

@@ -166,6 +166,8 @@ if [[ -f tools/iotally/CMakeLists.txt ]]; then
 fi
 # The documentation names no path of the machine it was written on.
 tap_part doc-paths scripts/check-doc-paths.sh
+# Every shell file is clean under shellcheck -S warning (one test per file).
+tap_part shellcheck scripts/check-shell.sh
 
 # 2. the patched kernel
 # Test programs the guest suites run (user space, any kernel).
