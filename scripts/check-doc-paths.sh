@@ -12,6 +12,7 @@
 #   scripts/check-doc-paths.sh [PLACE...]   (default: the documentation)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+. scripts/tap.sh
 
 places=("$@")
 ((${#places[@]})) || places=(Documentation README.md patches tools/iotally/iotally.8)
@@ -32,12 +33,6 @@ for place in "${places[@]}"; do
 		continue
 	fi
 	hits=$(grep -rnE "$machine|$build_tree" "$place" | grep -vE '/path/to/' || true)
-	if [[ -z $hits ]]; then
-		echo "ok $n - $place names no build-machine path"
-	else
-		echo "not ok $n - $place names no build-machine path"
-		printf '%s\n' "$hits" | sed 's/^/#   /'
-		failed=1
-	fi
+	tap_result "$n" "$place names no build-machine path" "$hits" || failed=1
 done
 exit $failed

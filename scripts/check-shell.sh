@@ -13,6 +13,7 @@
 #   scripts/check-shell.sh [FILE...]   (default: every shell file)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+. scripts/tap.sh
 
 if ! command -v shellcheck >/dev/null; then
 	echo "1..1"
@@ -47,13 +48,7 @@ n=0 failed=0
 for f in "${files[@]}"; do
 	n=$((n + 1))
 	hits=$(awk -v f="$f:" 'index($0, f) == 1' "$report")
-	if [[ -z $hits ]]; then
-		echo "ok $n - $f is shellcheck clean"
-	else
-		echo "not ok $n - $f is shellcheck clean"
-		printf '%s\n' "$hits" | sed 's/^/#   /'
-		failed=1
-	fi
+	tap_result "$n" "$f is shellcheck clean" "$hits" || failed=1
 done
 # A shellcheck that fails without a finding (cannot run, bad option) fails too.
 if ((rc != 0 && failed == 0)); then
