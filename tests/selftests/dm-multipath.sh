@@ -21,6 +21,16 @@ mp_setup() {
 		"$([ -d "/sys/block/$_mp_dm/mq" ] && echo yes)"
 }
 
+# mp_setup_or_bail: mp_setup, or bail out of the suite saying what failed.
+mp_setup_or_bail() {
+	mp_setup
+	case $? in
+	0) ;;
+	1) bail "no dm-multipath, dm-round-robin or null_blk module" ;;
+	*) bail "cannot create a multipath device over null_blk" ;;
+	esac
+}
+
 # mp_three_reads [N ARG...]: a region over all of mp with histogram
 # boundaries 50 and 1000 ms (or @stats_create's optional arguments N
 # ARG...), three direct 4 KiB reads on CPU 0 (coreutils dd), then the

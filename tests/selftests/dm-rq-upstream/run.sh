@@ -17,12 +17,7 @@
 . ../lib.sh
 . ../dm-multipath.sh
 
-mp_setup
-case $? in
-0) ;;
-1) bail "no dm-multipath, dm-round-robin or null_blk module" ;;
-*) bail "cannot create a multipath device over null_blk" ;;
-esac
+mp_setup_or_bail
 line=$(mp_three_reads)
 check_eq "3 reads, 24 sectors, none in flight" "3 24 0" "$(echo "$line" | awk '{ print $2, $4, $10 }')"
 t=$(echo "$line" | awk '{ print $5 }')
