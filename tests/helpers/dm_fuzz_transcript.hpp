@@ -111,6 +111,31 @@ inline bool is_upstream_ms(std::uint64_t v, std::uint64_t hz) {
     return upstream_ms(j, hz) == v;
 }
 
+// The region a message's id word names, as dm-stats parses it with the
+// kernel's sscanf("%d"): decimal digits after an optional '-', wrapping
+// modulo 2^64 on overflow (simple_strtoull() does not stop), then cut to
+// an int. "18446744073709551616" and "4294967296" both name region 0.
+// Nothing for a word the kernel refuses (trailing bytes, no digit, < 0).
+inline std::optional<std::int32_t> kernel_region_id(std::string_view word) {
+    const bool negative = !word.empty() && word.front() == '-';
+    if (negative)
+        word.remove_prefix(1);
+    if (word.empty())
+        return std::nullopt;
+    std::uint64_t value = 0;
+    for (const char c : word) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (negative)
+        value = ~value + 1;
+    const auto id = static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
+    if (id < 0)
+        return std::nullopt;
+    return id;
+}
+
 inline bool has_word(const std::vector<std::string>& words, const std::string& w) {
     for (const auto& x : words)
         if (lower(x) == w)
@@ -120,7 +145,8 @@ inline bool has_word(const std::vector<std::string>& words, const std::string& w
 
 // The first time field of a jiffies region, in a transcript, that upstream
 // cannot print at HZ: "step #N ...: field F is V ms", or nothing. Regions
-// are followed by id per device from their @stats_create replies; one with
+// are followed by id per device from their @stats_create replies, and a
+// print's id word is read as the kernel reads it; a region with
 // precise_timestamps prints ns, not checked.
 inline std::optional<std::string> time_fields_check(const std::vector<Step>& steps,
                                                     std::uint64_t hz) {
@@ -134,8 +160,11 @@ inline std::optional<std::string> time_fields_check(const std::vector<Step>& ste
             precise[w[2] + " " + s.result[1].substr(2)] = has_word(w, "precise_timestamps");
         if (!is_print(s) || w.size() < 6)
             continue;
-        const auto region = precise.find(w[2] + " " + w[5]);
-        if (region != precise.end() && region->second)
+        // A region this transcript did not create is not judged: its unit
+        // is unknown.
+        const auto id = kernel_region_id(w[5]);
+        const auto region = id ? precise.find(w[2] + " " + std::to_string(*id)) : precise.end();
+        if (region == precise.end() || region->second)
             continue;
         for (const auto& l : s.result) {
             const auto f = split(l.rfind("> ", 0) == 0 ? l.substr(2) : "");
