@@ -26,7 +26,7 @@ DEB_PACKAGES := \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter shellcheck \
-	mmdebstrap
+	mmdebstrap mdadm
 
 # The Debian releases iotally is packaged for and proven on, each built in
 # a clean chroot of its own (scripts/deb.sh: make deb SUITE=...) and tested

@@ -49,8 +49,8 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
 # iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
-# The io-trace suite: util-linux losetup (--direct-io).
-programs+=(/sbin/losetup)
+# The io-trace suite: util-linux losetup (--direct-io), mdadm (md raid1).
+programs+=(/sbin/losetup /usr/sbin/mdadm)
 # The taskstats suite: util-linux chrt (a SCHED_FIFO busy loop).
 programs+=(/usr/bin/chrt)
 # The io-bpftrace suite and the io-trace benchmark: bpftrace, only in their

@@ -16,7 +16,8 @@
 # and file systems; waits that pair up in the task that waits, after the
 # io:start of what it waits for; no second io:start or io:done for split
 # or merged I/O; and every layer: the disk under dm-linear, dm-crypt and
-# a loop device fires for the bios sent to it, with the same file.
+# a loop device fires for the bios sent to it, with the same file; so do
+# the pool's data device under dm-thin and the legs under md raid1.
 . ../lib.sh
 
 T=/tmp/io-trace
@@ -148,7 +149,7 @@ for f in path name dirname mount fspath; do
 		"$(cat $TR/events/io/start/format)"
 done
 check_eq "the events' names are the spec's" "done start wait_done wait_start" \
-	"$(ls $TR/events/io | grep -v '^enable$\|^filter$' | sort | tr '\n' ' ' | sed 's/ $//')"
+	"$(for d in $TR/events/io/*/; do basename "$d"; done | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # --- Buffered writes of a known file, fsync: page-cache I/O, named ---
 # fsync() gives the writeback its struct file: the full path and the open
@@ -349,6 +350,89 @@ check_eq "loop: no upper name below the loop device" "" \
 	"$(sel $F '$4 != "'"$LOOP_DEV"'" && $19 == "/mnt/up/upper.bin"')"
 umount /mnt/up
 /sbin/losetup -d $LOOP
+
+# Each stacked device below is built on dm-linear pieces of the null_blk
+# disk (from 640 MiB on, which nothing above touches): three layers fire
+# for one bio, the top device, the dm-linear piece and null_blk.
+# stack_bytes FILE DEV RW: the bytes of the io:start events of DEV for
+# reads (R) or writes (W)
+stack_bytes() {
+	sel $T/$1 '$1 == "start" && $4 == "'"$2"'" && substr($5, 1, 1) == "'$3'" { s += $7 }
+		END { print s + 0 }'
+}
+# piece NAME START SECTORS: a dm-linear piece of the null_blk disk
+piece() {
+	dmsetup create --noudevsync "$1" --table "0 $3 linear $NULLB $2" || bail "dm-linear $1"
+}
+
+# --- dm-thin: the pool's data device fires for the thin device's bios ---
+# 64 KiB blocks, written whole: no zeroing. conv=fsync flushes the thin
+# device, which commits the pool's metadata then and not on its timer.
+piece iothinmeta 1310720 16384
+piece iothindata 1327104 131072
+dmsetup create --noudevsync iopool --table \
+	"0 131072 thin-pool /dev/mapper/iothinmeta /dev/mapper/iothindata 128 0 1 skip_block_zeroing" ||
+	bail "thin-pool"
+dmsetup message iopool 0 "create_thin 0" || bail "create_thin"
+dmsetup create --noudevsync iothin --table "0 65536 thin /dev/mapper/iopool 0" || bail "thin"
+THIN_DEV=$(devno "$(dmname iothin)")
+THINDATA_DEV=$(devno "$(dmname iothindata)")
+trace_begin
+$DD if=/dev/urandom of=/dev/mapper/iothin bs=64k count=4 oflag=direct conv=fsync status=none
+$DD if=/dev/mapper/iothin of=/dev/null bs=256k count=1 iflag=direct status=none
+trace_end thin
+pairs thin "dm-thin"
+for rw in W R; do
+	check_eq "dm-thin: the thin device's $rw bytes" 262144 "$(stack_bytes thin "$THIN_DEV" $rw)"
+	check_eq "dm-thin: the pool's data device fires for the same $rw bytes" 262144 \
+		"$(stack_bytes thin "$THINDATA_DEV" $rw)"
+done
+# Reads of provisioned blocks are remapped in dd's task: the same file
+check_eq "dm-thin: the data device reads for the thin device's file" "/dev/mapper/iothin" \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$THINDATA_DEV"'" && $5 ~ /R/ { print $19 }' |
+		sort -u)"
+check_eq "dm-thin: null_blk reads the same bytes as the data device above it" 262144 \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$NULLB_DEV"'" && $5 ~ /R/ &&
+		$6 >= 1327104 && $6 < 1458176 { s += $7 } END { print s + 0 }')"
+dmsetup remove iothin
+dmsetup remove iopool
+dmsetup remove iothindata
+dmsetup remove iothinmeta
+
+# --- md raid1: each mirror leg fires for a write, one leg for a read ---
+# No superblock (--build) and no resync (--assume-clean): no I/O of md's
+# own that could start or end outside a phase.
+piece ioleg0 1458176 65536
+piece ioleg1 1523712 65536
+LEG0_DEV=$(devno "$(dmname ioleg0)")
+LEG1_DEV=$(devno "$(dmname ioleg1)")
+MDADM_NO_UDEV=1 /usr/sbin/mdadm --build /dev/md9 --run --assume-clean --level=1 \
+	--raid-devices=2 /dev/mapper/ioleg0 /dev/mapper/ioleg1 >/dev/null 2>&1 || bail "mdadm --build"
+MD_DEV=$(devno md9)
+# The first open of md9 scans it for partitions (md disks may have them):
+# a read of its own, before the phase.
+$DD if=/dev/md9 of=/dev/null bs=4k count=1 status=none
+trace_begin
+$DD if=/dev/urandom of=/dev/md9 bs=64k count=4 oflag=direct status=none
+$DD if=/dev/md9 of=/dev/null bs=256k count=1 iflag=direct status=none
+trace_end md
+pairs md "md raid1"
+check_eq "md raid1: the md device's bytes" "262144 262144" \
+	"$(stack_bytes md "$MD_DEV" W) $(stack_bytes md "$MD_DEV" R)"
+check_eq "md raid1: each leg writes the md device's bytes" "262144 262144" \
+	"$(stack_bytes md "$LEG0_DEV" W) $(stack_bytes md "$LEG1_DEV" W)"
+check_eq "md raid1: the legs together read the md device's bytes" 262144 \
+	"$(($(stack_bytes md "$LEG0_DEV" R) + $(stack_bytes md "$LEG1_DEV" R)))"
+check_eq "md raid1: null_blk writes both copies" 524288 "$(stack_bytes md "$NULLB_DEV" W)"
+check_eq "md raid1: the md device's disk and driver" "md9 md" \
+	"$(sel $T/md '$1 == "start" && $4 == "'"$MD_DEV"'" { print $10, $11 }' | sort -u)"
+# raid1 sends reads down in dd's task: the same file
+check_eq "md raid1: the legs read for the md device's file" "/dev/md9" \
+	"$(sel $T/md '$1 == "start" && ($4 == "'"$LEG0_DEV"'" || $4 == "'"$LEG1_DEV"'") &&
+		$5 ~ /R/ { print $19 }' | sort -u)"
+/usr/sbin/mdadm --stop /dev/md9 >/dev/null 2>&1
+dmsetup remove ioleg0
+dmsetup remove ioleg1
 
 # --- iotally snoop: its own instance, lines, filters, JSON, summaries ---
 # snoop_start OUT ARGS...: iotally snoop in the background, once it traces
