@@ -159,6 +159,30 @@ static void io_trace_driver_truncated(struct kunit *test)
 }
 
 /*
+ * An NFS RPC's device is its server: the host name, truncated to the
+ * field and zero-padded; the driver "nfs".  Without a server and a block
+ * device, "<none>".
+ */
+static void io_trace_dev_of_an_rpc(struct kunit *test)
+{
+	struct io_trace_info info = { .server = "nfs-server.example.org" };
+	char disk[12], driver[16];
+
+	memset(disk, 'x', sizeof(disk));
+	memset(driver, 'x', sizeof(driver));
+	io_trace_fill_dev(disk, sizeof(disk), driver, sizeof(driver), &info);
+	KUNIT_EXPECT_STREQ(test, disk, "nfs-server.");
+	KUNIT_EXPECT_STREQ(test, driver, "nfs");
+	KUNIT_EXPECT_TRUE(test, io_trace_zero_after(driver, sizeof(driver)));
+
+	info.server = NULL;
+	io_trace_fill_dev(disk, sizeof(disk), driver, sizeof(driver), &info);
+	KUNIT_EXPECT_STREQ(test, disk, "<none>");
+	KUNIT_EXPECT_STREQ(test, driver, "<none>");
+	KUNIT_EXPECT_TRUE(test, io_trace_zero_after(disk, sizeof(disk)));
+}
+
+/*
  * io:done's sector: however far the iterator moved forward (less than the
  * bio's size, in whole sectors), the sector io:start saw comes back, on
  * either side of the boundaries of the low bits kept.
@@ -300,6 +324,7 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_rwbs),
 	KUNIT_CASE(io_trace_driver_names),
 	KUNIT_CASE(io_trace_driver_truncated),
+	KUNIT_CASE(io_trace_dev_of_an_rpc),
 	KUNIT_CASE(io_trace_start_sector_forward),
 	KUNIT_CASE(io_trace_bio_word_fields),
 	KUNIT_CASE(io_trace_bvec_back_every_position),

@@ -45,6 +45,10 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/io.h>
 
+/* For the NFS client, which may be a module */
+EXPORT_TRACEPOINT_SYMBOL_GPL(io_start);
+EXPORT_TRACEPOINT_SYMBOL_GPL(io_done);
+
 /* Longest name an event carries, NUL included; longer ones are "<unknown>" */
 #define IO_TRACE_PATH_MAX	1024
 
@@ -217,6 +221,29 @@ void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 	else
 		io_trace_driver_from_disk(driver, driver_len, gd->disk_name);
 }
+
+/**
+ * io_trace_fill_dev() - devinfo_t's statistics and driver names of an event
+ * @disk: the disk name, or for an NFS RPC the server
+ * @disk_len: its size
+ * @driver: the driver, "nfs" for an NFS RPC
+ * @driver_len: its size
+ * @info: the event
+ *
+ * As io_trace_fill_disk() for @info's block device, unless @info is an
+ * NFS RPC's.
+ */
+void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
+		       size_t driver_len, const struct io_trace_info *info)
+{
+	if (!info->server) {
+		io_trace_fill_disk(disk, disk_len, driver, driver_len, info->bdev);
+		return;
+	}
+	strscpy_pad(disk, info->server, disk_len);
+	strscpy_pad(driver, "nfs", driver_len);
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_dev);
 
 /**
  * io_trace_bio_word() - what a bio keeps of its io:start in bi_io_trace
@@ -572,6 +599,7 @@ static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio,
 	struct block_device *bdev = bio->bi_bdev;
 
 	info->bdev = bdev;
+	info->server = NULL;
 	info->dev = bdev->bd_dev;
 	info->sector = sector;
 	/* submit_bio_noacct() has moved a partition's bio to the whole disk */
@@ -726,6 +754,92 @@ void __io_trace_done(struct bio *bio)
 	trace_io_done(&info);
 }
 
+/* --- NFS READ and WRITE RPCs ------------------------------------------- */
+
+/*
+ * An RPC's bufinfo_t and devinfo_t: the device is the server, reached
+ * through the mount's anonymous device; an RPC has no sector (-1), its
+ * logical block is the file offset in 512-byte units.
+ */
+static void io_trace_rpc_buf(struct io_trace_info *info,
+			     const struct io_trace_rpc *rpc)
+{
+	memset(info, 0, sizeof(*info));
+	info->server = rpc->server;
+	info->dev = rpc->inode->i_sb->s_dev;
+	info->sector = -1;
+	info->lsector = rpc->offset >> SECTOR_SHIFT;
+	info->bytes = rpc->bytes;
+	info->resid = rpc->resid;
+	info->error = rpc->error;
+	info->opf = rpc->write ? REQ_OP_WRITE : REQ_OP_READ;
+	info->bflags = io_trace_bflags(info->opf, rpc->direct, !rpc->direct);
+	io_trace_inode(info, rpc->inode, rpc->offset);
+}
+
+/* The task's hint that names an open file of @inode (readahead, fsync, direct I/O) */
+static const struct io_trace_hint *io_trace_inode_hint(const struct inode *inode)
+{
+	const struct io_trace_hint *h;
+
+	for (h = current->io_trace_hint; h; h = h->prev)
+		if (h->file && file_inode(h->file) == inode)
+			return h;
+	return NULL;
+}
+
+/**
+ * __io_trace_rpc_start() - io:start for an NFS READ or WRITE RPC
+ * @rpc: the RPC, about to be sent
+ *
+ * The file is named by the task's hint when one names it (full path and
+ * open flags), else through the inode (the path in its file system).
+ * Called in task context with the inode held by the RPC's open context.
+ */
+void __io_trace_rpc_start(const struct io_trace_rpc *rpc)
+{
+	const struct io_trace_hint *hint;
+	struct io_trace_names *n;
+	struct io_trace_info info;
+
+	if (!trace_io_start_enabled())
+		return;
+	io_trace_rpc_buf(&info, rpc);
+	info.path = io_trace_unknown;
+	info.mount = io_trace_unknown;
+	info.fspath = io_trace_unknown;
+	if (!in_task()) {
+		trace_io_start(&info);
+		return;
+	}
+	local_lock(&io_trace_names.lock);
+	n = this_cpu_ptr(&io_trace_names);
+	hint = io_trace_inode_hint(rpc->inode);
+	if (hint)
+		io_trace_file(&info, hint->file, rpc->offset, n);
+	else
+		io_trace_inode_names(&info, rpc->inode, n);
+	trace_io_start(&info);
+	local_unlock(&io_trace_names.lock);
+}
+EXPORT_SYMBOL_GPL(__io_trace_rpc_start);
+
+/**
+ * __io_trace_rpc_done() - io:done for an NFS READ or WRITE RPC
+ * @rpc: the RPC, released after its last reply: the numbers of its
+ *	io:start, with the bytes not transferred and the error
+ */
+void __io_trace_rpc_done(const struct io_trace_rpc *rpc)
+{
+	struct io_trace_info info;
+
+	if (!trace_io_done_enabled())
+		return;
+	io_trace_rpc_buf(&info, rpc);
+	trace_io_done(&info);
+}
+EXPORT_SYMBOL_GPL(__io_trace_rpc_done);
+
 /* --- Hints ----------------------------------------------------------- */
 
 void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
@@ -748,6 +862,7 @@ void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
 	current->io_trace_hint = h;
 	h->set = true;
 }
+EXPORT_SYMBOL_GPL(__io_trace_hint_begin);
 
 /* --- Waits ----------------------------------------------------------- */
 

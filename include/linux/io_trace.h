@@ -102,10 +102,12 @@ struct io_trace_wait {
  * devinfo_t and fileinfo_t of the DTrace io provider.  @bdev is only used
  * for the disk and driver names.  @path, @mount and @fspath are NULL when
  * the event names nothing (io:done, io:wait_done), otherwise a name,
- * "<none>" or "<unknown>".
+ * "<none>" or "<unknown>".  @server, when not NULL, is the NFS server of
+ * an RPC, the device in place of @bdev.
  */
 struct io_trace_info {
 	const struct block_device *bdev;
+	const char	*server;
 	const void	*end_io;
 	const char	*fstype;
 	const char	*path;
@@ -123,6 +125,22 @@ struct io_trace_info {
 	u32		resid;
 	int		error;
 	int		oflags;
+};
+
+/*
+ * An NFS READ or WRITE RPC (fs/nfs/pagelist.c), the spec's "file read and
+ * file write requests to an NFS server": its file, where in the file, how
+ * many bytes, and at io:done how it ended.
+ */
+struct io_trace_rpc {
+	struct inode	*inode;
+	const char	*server;
+	loff_t		offset;
+	u32		bytes;
+	u32		resid;
+	int		error;
+	bool		write;
+	bool		direct;
 };
 
 #ifdef CONFIG_IO_TRACE_EVENTS
@@ -146,6 +164,8 @@ void __io_trace_wait_dio(struct io_trace_wait *w, struct kiocb *iocb,
 			 u32 bytes, bool write);
 void __io_trace_wait_fire(struct io_trace_wait *w, struct completion *done);
 void __io_trace_wait_end(struct io_trace_wait *w);
+void __io_trace_rpc_start(const struct io_trace_rpc *rpc);
+void __io_trace_rpc_done(const struct io_trace_rpc *rpc);
 
 /* submit_bio_noacct_nocheck(): io:start, and what io:done will need */
 static inline void io_trace_submit(struct bio *bio)
@@ -180,6 +200,12 @@ static inline void io_trace_hint_end(struct io_trace_hint *h)
 {
 	if (h->set)
 		current->io_trace_hint = h->prev;
+}
+
+/* An RPC is about to be sent: does io:start or io:done want it? */
+static inline bool io_trace_rpcs(void)
+{
+	return tracepoint_enabled(io_start) || tracepoint_enabled(io_done);
 }
 
 static inline bool io_trace_waits(void)
@@ -265,6 +291,9 @@ static inline void io_trace_wait_dio(struct io_trace_wait *w,
 				     struct kiocb *iocb, u32 bytes, bool write,
 				     bool in_flight) { }
 static inline void io_trace_wait_end(struct io_trace_wait *w) { }
+static inline bool io_trace_rpcs(void) { return false; }
+static inline void __io_trace_rpc_start(const struct io_trace_rpc *rpc) { }
+static inline void __io_trace_rpc_done(const struct io_trace_rpc *rpc) { }
 
 #endif /* CONFIG_IO_TRACE_EVENTS */
 
@@ -274,6 +303,8 @@ void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf);
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk);
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);
+void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
+		       size_t driver_len, const struct io_trace_info *info);
 u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted);
 u64 io_trace_start_sector(u64 word, u64 sector);
 bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,

@@ -56,9 +56,9 @@ DECLARE_EVENT_CLASS(io_class,
 				   __entry->end_io = info->end_io;
 				   __entry->error = info->error;
 				   __entry->resid = info->resid;
-				   io_trace_fill_disk(__entry->disk, sizeof(__entry->disk),
-						      __entry->driver, sizeof(__entry->driver),
-						      info->bdev);
+				   io_trace_fill_dev(__entry->disk, sizeof(__entry->disk),
+						     __entry->driver, sizeof(__entry->driver),
+						     info);
 				   __entry->fsdev = info->fsdev;
 				   __entry->ino = info->ino;
 				   __entry->offset = info->offset;

@@ -17,7 +17,9 @@
 # io:start of what it waits for; no second io:start or io:done for split
 # or merged I/O; and every layer: the disk under dm-linear, dm-crypt and
 # a loop device fires for the bios sent to it, with the same file; so do
-# the pool's data device under dm-thin and the legs under md raid1.
+# the pool's data device under dm-thin and the legs under md raid1. NFS
+# READ and WRITE RPCs fire for the server, to a kernel NFS server in the
+# same guest.
 . ../lib.sh
 
 T=/tmp/io-trace
@@ -210,7 +212,8 @@ check_eq "buffered read: READ, PAGEIO" "0x50" \
 	"$(sel $F '$1 == "start" && $19 == "'$K'" {
 		printf "0x%x\n", and(hex($9), 0x170) }' | sort -u)"
 check_eq "buffered read: the disk under dm-linear reads the same bytes of the file" 262144 \
-	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { s += $7 } END { print s + 0 }')"
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { s += $7 }
+		END { print s + 0 }')"
 waits buffered-read "buffered read"
 # A folio wait knows the inode, not the mount: the path in the file system
 check_cmp "buffered read: cat waits for the file's folios" -gt \
@@ -370,9 +373,8 @@ piece() {
 # device, which commits the pool's metadata then and not on its timer.
 piece iothinmeta 1310720 16384
 piece iothindata 1327104 131072
-dmsetup create --noudevsync iopool --table \
-	"0 131072 thin-pool /dev/mapper/iothinmeta /dev/mapper/iothindata 128 0 1 skip_block_zeroing" ||
-	bail "thin-pool"
+POOL_ARGS="/dev/mapper/iothinmeta /dev/mapper/iothindata 128 0 1 skip_block_zeroing"
+dmsetup create --noudevsync iopool --table "0 131072 thin-pool $POOL_ARGS" || bail "thin-pool"
 dmsetup message iopool 0 "create_thin 0" || bail "create_thin"
 dmsetup create --noudevsync iothin --table "0 65536 thin /dev/mapper/iopool 0" || bail "thin"
 THIN_DEV=$(devno "$(dmname iothin)")
@@ -407,7 +409,8 @@ piece ioleg1 1523712 65536
 LEG0_DEV=$(devno "$(dmname ioleg0)")
 LEG1_DEV=$(devno "$(dmname ioleg1)")
 MDADM_NO_UDEV=1 /usr/sbin/mdadm --build /dev/md9 --run --assume-clean --level=1 \
-	--raid-devices=2 /dev/mapper/ioleg0 /dev/mapper/ioleg1 >/dev/null 2>&1 || bail "mdadm --build"
+	--raid-devices=2 /dev/mapper/ioleg0 /dev/mapper/ioleg1 >/dev/null 2>&1 ||
+	bail "mdadm --build"
 MD_DEV=$(devno md9)
 # The first open of md9 scans it for partitions (md disks may have them):
 # a read of its own, before the phase.
@@ -433,6 +436,74 @@ check_eq "md raid1: the legs read for the md device's file" "/dev/md9" \
 /usr/sbin/mdadm --stop /dev/md9 >/dev/null 2>&1
 dmsetup remove ioleg0
 dmsetup remove ioleg1
+
+# --- NFS: READ and WRITE RPCs fire for the server, nothing else does ---
+# A kernel NFS server exports a directory of the ext4 above; the client
+# mounts it over loopback. The client's RPCs fire with the mount's device
+# and the server as the disk; the server's own writes to the ext4 fire
+# below, for its file.
+. ../lib-nfs.sh
+mkdir -p /mnt/a/export /mnt/nfs
+nfs_server_start /mnt/a/export
+nfs_mount /mnt/nfs rsize=65536,wsize=65536
+NFS_DEV=$(awk '$5 == "/mnt/nfs" { sub(":", ",", $3); print $3 }' /proc/self/mountinfo)
+[ -n "$NFS_DEV" ] || bail "cannot find the NFS mount's device"
+N=/mnt/nfs/dir
+mkdir -p $N
+ON_NFS='$4 == "'"$NFS_DEV"'"'
+trace_begin
+$DD if=/dev/urandom of=$N/direct.bin bs=64k count=2 oflag=direct status=none
+$DD if=$N/direct.bin of=/dev/null bs=64k count=2 iflag=direct status=none
+$DD if=/dev/urandom of=$N/buffered.bin bs=64k count=4 conv=fsync status=none
+ls -l $N >/dev/null
+trace_end nfs-write
+pairs nfs-write "NFS"
+F=$T/nfs-write
+check_eq "NFS: O_DIRECT writes and reads the file's bytes, named, at their offsets" \
+	"0 65536 R
+0 65536 W
+65536 65536 R
+65536 65536 W" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/direct.bin" {
+		print $17, $7, substr($5, 1, 1) }' | sort -n)"
+check_eq "NFS: O_DIRECT is PHYS, with O_DIRECT in the open flags" "0x20 0x4000" \
+	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" {
+		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
+check_eq "NFS: the buffered write with fsync: its bytes, named, PAGEIO" "262144 0x10" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/buffered.bin" {
+		s += $7; f[sprintf("0x%x", and(hex($9), 0x30))] }
+		END { for (x in f) print s + 0, x }')"
+check_eq "NFS: the server is the disk, nfs the driver, nfs4 the file system" \
+	"127.0.0.1 nfs nfs4" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' { print $10, $11, $15 }' | sort -u)"
+check_eq "NFS: no sector; the logical block is the file offset in sectors" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' &&
+		($6 != "18446744073709551615" || $8 * 512 != $17) { print }')"
+check_eq "NFS: mount, path in the file system, name and directory" \
+	"/mnt/nfs /dir/buffered.bin buffered.bin /mnt/nfs/dir" \
+	"$(sel $F '$1 == "start" && $19 == "'$N'/buffered.bin" { print $21, $22, $23, $24 }' |
+		sort -u)"
+check_eq "NFS: io:done has the file's inode and offset" \
+	"$(stat -c %i $N/direct.bin) 0
+$(stat -c %i $N/direct.bin) 65536" \
+	"$(sel $F '$1 == "done" && '"$ON_NFS"' && and(hex($9), 0x20) && substr($5, 1, 1) == "R" {
+		print $16, $17 }' | sort -n -k2)"
+check_eq "NFS: only READ and WRITE fire: nothing for ls or any other RPC" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' &&
+		$19 !~ /^\/mnt\/nfs\/dir\/(direct|buffered)\.bin$/')"
+check_cmp "NFS: the server's writes reach the ext4 below, for the exported file" -gt \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' &&
+		$19 == "/mnt/a/export/dir/buffered.bin" { s += $7 } END { print s + 0 }')" 0
+# Read back after dropping the caches: readahead names the file
+drop_caches
+trace_begin
+cat $N/buffered.bin >/dev/null
+trace_end nfs-read
+pairs nfs-read "NFS read"
+check_eq "NFS read: readahead reads the file's bytes, named" 262144 \
+	"$(sel $T/nfs-read '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/buffered.bin" &&
+		$5 ~ /R/ { s += $7 } END { print s + 0 }')"
+nfs_stop
 
 # --- iotally snoop: its own instance, lines, filters, JSON, summaries ---
 # snoop_start OUT ARGS...: iotally snoop in the background, once it traces
