@@ -58,6 +58,14 @@ programs+=(/usr/bin/chrt)
 bpftrace=0
 [[ " $suites " == *" io-bpftrace "* || " $suites " == *" bench/io-trace "* ]] && bpftrace=1
 ((bpftrace)) && programs+=(/usr/bin/bpftrace)
+# A kernel NFS server's user space, only for the suites that mount NFS over
+# loopback (tests/selftests/lib-nfs.sh): rpc.mountd and exportfs (exports),
+# nfsdcld (nfsd's client database: no grace period). No rpc.nfsd, rpcbind
+# or mount.nfs: NFSv4 only, nfsd set up through /proc/fs/nfsd, the client
+# mounted with the kernel's own option parser.
+case " $suites " in
+*" io-trace "* | *" nfs-setup "*) programs+=(/usr/sbin/rpc.mountd /usr/sbin/exportfs /usr/sbin/nfsdcld) ;;
+esac
 # iostat -x beside iotally report -x (demo and iotally suites).
 programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).
