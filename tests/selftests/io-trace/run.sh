@@ -455,6 +455,7 @@ trace_begin
 $DD if=/dev/urandom of=$N/direct.bin bs=64k count=2 oflag=direct status=none
 $DD if=$N/direct.bin of=/dev/null bs=64k count=2 iflag=direct status=none
 $DD if=/dev/urandom of=$N/buffered.bin bs=64k count=4 conv=fsync status=none
+$DD if=/dev/urandom of=$N/osync.bin bs=64k count=1 oflag=sync status=none
 ls -l $N >/dev/null
 trace_end nfs-write
 pairs nfs-write "NFS"
@@ -469,19 +470,29 @@ check_eq "NFS: O_DIRECT writes and reads the file's bytes, named, at their offse
 check_eq "NFS: O_DIRECT is PHYS, with O_DIRECT in the open flags" "0x20 0x4000" \
 	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" {
 		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
-check_eq "NFS: the buffered write with fsync: its bytes, named, PAGEIO" "262144 0x10" \
-	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/buffered.bin" {
+# The client's writeback: in dd's fsync() (named after dd's file) or by the
+# flusher before it (named after the inode: the path in the file system)
+check_eq "NFS: the buffered write: the file's bytes, PAGEIO" "262144 0x10" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" {
 		s += $7; f[sprintf("0x%x", and(hex($9), 0x30))] }
 		END { for (x in f) print s + 0, x }')"
+check_eq "NFS: the buffered write: fsync names the full path, the flusher the inode's" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" &&
+		!($19 == "'$N'/buffered.bin" && $21 == "/mnt/nfs") &&
+		!($19 == "<unknown>" && $21 == "<unknown>") { print }')"
+check_eq "NFS: O_SYNC: the file's bytes; where named, O_SYNC in the open flags" "65536 " \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/osync.bin" { s += $7
+		if ($19 == "'$N'/osync.bin" && and(hex($18), 0x101000) != 0x101000) bad = bad " " $18 }
+		END { print s + 0, bad }')"
 check_eq "NFS: the server is the disk, nfs the driver, nfs4 the file system" \
 	"127.0.0.1 nfs nfs4" \
 	"$(sel $F '$1 == "start" && '"$ON_NFS"' { print $10, $11, $15 }' | sort -u)"
 check_eq "NFS: no sector; the logical block is the file offset in sectors" "" \
 	"$(sel $F '$1 == "start" && '"$ON_NFS"' &&
 		($6 != "18446744073709551615" || $8 * 512 != $17) { print }')"
-check_eq "NFS: mount, path in the file system, name and directory" \
-	"/mnt/nfs /dir/buffered.bin buffered.bin /mnt/nfs/dir" \
-	"$(sel $F '$1 == "start" && $19 == "'$N'/buffered.bin" { print $21, $22, $23, $24 }' |
+check_eq "NFS: direct I/O's mount, path in the file system, name and directory" \
+	"/mnt/nfs /dir/direct.bin direct.bin /mnt/nfs/dir" \
+	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" { print $21, $22, $23, $24 }' |
 		sort -u)"
 check_eq "NFS: io:done has the file's inode and offset" \
 	"$(stat -c %i $N/direct.bin) 0
@@ -489,8 +500,7 @@ $(stat -c %i $N/direct.bin) 65536" \
 	"$(sel $F '$1 == "done" && '"$ON_NFS"' && and(hex($9), 0x20) && substr($5, 1, 1) == "R" {
 		print $16, $17 }' | sort -n -k2)"
 check_eq "NFS: only READ and WRITE fire: nothing for ls or any other RPC" "" \
-	"$(sel $F '$1 == "start" && '"$ON_NFS"' &&
-		$19 !~ /^\/mnt\/nfs\/dir\/(direct|buffered)\.bin$/')"
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 !~ /^\/dir\/(direct|buffered|osync)\.bin$/')"
 check_cmp "NFS: the server's writes reach the ext4 below, for the exported file" -gt \
 	"$(sel $F '$1 == "start" && '"$ON_FS"' &&
 		$19 == "/mnt/a/export/dir/buffered.bin" { s += $7 } END { print s + 0 }')" 0
