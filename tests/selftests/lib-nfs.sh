@@ -126,6 +126,8 @@ nfs_grace() {
 nfs_mount() {
 	_nfs_t0=$(_nfs_uptime)
 	mkdir -p "$1"
+	# nfsv4.ko where the client is modular (the kernel of kernel-hz.sh)
+	[ -d /sys/module/nfsv4 ] || modprobe nfsv4 2>/dev/null
 	_nfs_opts=vers=$NFS_VERS,addr=127.0.0.1,clientaddr=127.0.0.1${2:+,$2}
 	_nfs_err=$(mount -t nfs4 -o "$_nfs_opts" 127.0.0.1:/ "$1" 2>&1) ||
 		_nfs_bail "mount -t nfs4 -o $_nfs_opts 127.0.0.1:/ $1: $_nfs_err" \

@@ -41,6 +41,8 @@ wanted_modules+=(dm-crypt xts dm-thin-pool dm-snapshot dm-mirror dm-cache dm-cac
 # ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
 # which needs a crc32c driver.
 wanted_modules+=(ext4 crc32c_generic)
+# The NFS client where it is modular (configs/modular.config): io-trace.
+wanted_modules+=(nfs nfsv4)
 # Our KUnit suites as modules (kernel-hz.sh's kernel), for their suite only.
 [[ " $suites " == *" kunit-modules "* ]] &&
 	mapfile -t -O "${#wanted_modules[@]}" wanted_modules < <(grep -v '^#' "$top/tests/selftests/kunit-modules/modules")
