@@ -13,6 +13,10 @@ KERNEL_SOURCE_DIR  := linux-source-6.12
 
 # Debian packages, as name or name=version. Kernel packages are pinned exactly;
 # the rest follow bookworm, which only takes security and bug fixes.
+# nfs-kernel-server: the guest's NFS server (rpc.mountd, exportfs, nfsdcld;
+# tests/selftests/lib-nfs.sh). It brings rpcbind and nfs-common; on a host
+# with systemd, installing it enables and starts nfs-server (exporting
+# nothing) and rpcbind: `systemctl disable --now nfs-server rpcbind`.
 DEB_PACKAGES := \
 	$(KERNEL_SOURCE_PKG)=$(KERNEL_DEB_VERSION) \
 	linux-image-$(KERNEL_RELEASE)=$(KERNEL_DEB_VERSION) \
@@ -26,7 +30,7 @@ DEB_PACKAGES := \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter shellcheck \
-	mmdebstrap
+	mmdebstrap mdadm nfs-kernel-server
 
 # The Debian releases iotally is packaged for and proven on, each built in
 # a clean chroot of its own (scripts/deb.sh: make deb SUITE=...) and tested

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the io trace events' pure helpers: b_flags, rwbs and the
- * driver name made from a disk name.
+ * KUnit tests of the io trace events' pure helpers: b_flags, rwbs, the
+ * driver name made from a disk name, what io:done derives from a bio, and
+ * the name and directory of a path.
  */
 #include <kunit/test.h>
+#include <linux/bvec.h>
 #include <linux/blk_types.h>
 #include <linux/io_trace.h>
 
@@ -156,6 +158,164 @@ static void io_trace_driver_truncated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, driver[4], 'x');
 }
 
+/*
+ * An NFS RPC's device is its server: the host name, truncated to the
+ * field and zero-padded; the driver "nfs".  Without a server and a block
+ * device, "<none>".
+ */
+static void io_trace_dev_of_an_rpc(struct kunit *test)
+{
+	struct io_trace_info info = { .server = "nfs-server.example.org" };
+	char disk[12], driver[16];
+
+	memset(disk, 'x', sizeof(disk));
+	memset(driver, 'x', sizeof(driver));
+	io_trace_fill_dev(disk, sizeof(disk), driver, sizeof(driver), &info);
+	KUNIT_EXPECT_STREQ(test, disk, "nfs-server.");
+	KUNIT_EXPECT_STREQ(test, driver, "nfs");
+	KUNIT_EXPECT_TRUE(test, io_trace_zero_after(driver, sizeof(driver)));
+
+	info.server = NULL;
+	io_trace_fill_dev(disk, sizeof(disk), driver, sizeof(driver), &info);
+	KUNIT_EXPECT_STREQ(test, disk, "<none>");
+	KUNIT_EXPECT_STREQ(test, driver, "<none>");
+	KUNIT_EXPECT_TRUE(test, io_trace_zero_after(disk, sizeof(disk)));
+}
+
+/*
+ * io:done's sector: however far the iterator moved forward (less than the
+ * bio's size, in whole sectors), the sector io:start saw comes back, on
+ * either side of the boundaries of the low bits kept.
+ */
+static void io_trace_start_sector_forward(struct kunit *test)
+{
+	static const u64 starts[] = {
+		0, 1, 2047, (1ULL << 30) - 1, 1ULL << 30, (1ULL << 40) - 3,
+		(1ULL << 47) + 12345,
+	};
+	static const u32 moves[] = { 0, 1, 8, 255, 2048, (1U << 23) - 1 };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(starts); i++)
+		for (j = 0; j < ARRAY_SIZE(moves); j++) {
+			u64 word = io_trace_bio_word(starts[i], 4096, false);
+
+			KUNIT_EXPECT_EQ_MSG(test,
+					    io_trace_start_sector(word,
+								  starts[i] + moves[j]),
+					    starts[i], "start %llu moved %u",
+					    starts[i], moves[j]);
+		}
+}
+
+/* The size and the flags come back exactly; the word is never 0 */
+static void io_trace_bio_word_fields(struct kunit *test)
+{
+	static const u32 sizes[] = { 0, 512, 4096, 1U << 20, U32_MAX };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u64 w = io_trace_bio_word(0, sizes[i], false);
+		u64 h = io_trace_bio_word(~0ULL, sizes[i], true);
+
+		KUNIT_EXPECT_EQ(test, (u32)w, sizes[i]);
+		KUNIT_EXPECT_EQ(test, (u32)h, sizes[i]);
+		KUNIT_EXPECT_TRUE(test, w & IO_TRACE_BIO_STARTED);
+		KUNIT_EXPECT_FALSE(test, w & IO_TRACE_BIO_HINTED);
+		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_STARTED);
+		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_HINTED);
+	}
+}
+
+/*
+ * Where a bio's data started in its bvec table, from where its iterator
+ * is now and the bytes it consumed: for every start and every amount
+ * consumed, the position bvec_iter_advance() started from.
+ */
+static void io_trace_bvec_back_every_position(struct kunit *test)
+{
+	static const unsigned int lens[] = { 512, 4096, 1024, 3584, 8192, 512 };
+	struct bio_vec bv[ARRAY_SIZE(lens)];
+	unsigned int i, total = 0, from, used, idx, done;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		bv[i].bv_page = NULL;
+		bv[i].bv_len = lens[i];
+		bv[i].bv_offset = 0;
+		total += lens[i];
+	}
+	for (from = 0; from <= total; from += 256) {
+		struct bvec_iter start = { .bi_size = total };
+
+		bvec_iter_advance(bv, &start, from);
+		for (used = 0; used <= total - from; used += 256) {
+			struct bvec_iter now = start;
+
+			bvec_iter_advance(bv, &now, used);
+			KUNIT_ASSERT_TRUE_MSG(test,
+					      io_trace_bvec_back(bv, now.bi_idx,
+								 now.bi_bvec_done,
+								 used, &idx, &done),
+					      "from %u used %u", from, used);
+			KUNIT_EXPECT_EQ_MSG(test, idx, start.bi_idx,
+					    "from %u used %u", from, used);
+			KUNIT_EXPECT_EQ_MSG(test, done, start.bi_bvec_done,
+					    "from %u used %u", from, used);
+		}
+	}
+}
+
+/* More bytes consumed than the table holds before the iterator: refused */
+static void io_trace_bvec_back_too_far(struct kunit *test)
+{
+	struct bio_vec bv[2] = {
+		{ .bv_len = 4096 }, { .bv_len = 4096 },
+	};
+	unsigned int idx = 7, done = 7;
+
+	KUNIT_EXPECT_FALSE(test, io_trace_bvec_back(bv, 1, 512, 4096 + 513,
+						    &idx, &done));
+	KUNIT_EXPECT_EQ(test, idx, 7u);
+	KUNIT_EXPECT_TRUE(test, io_trace_bvec_back(bv, 1, 512, 4096 + 512,
+						   &idx, &done));
+	KUNIT_EXPECT_EQ(test, idx, 0u);
+	KUNIT_EXPECT_EQ(test, done, 0u);
+}
+
+struct path_case {
+	const char *path;
+	const char *name;
+	const char *dirname;
+};
+
+/* fi_name and fi_dirname of full paths, and of <none> and <unknown> */
+static void io_trace_path_parts(struct kunit *test)
+{
+	static const struct path_case cases[] = {
+		{ "/", "/", "/" },
+		{ "/a", "a", "/" },
+		{ "/mnt/x", "x", "/mnt" },
+		{ "/mnt/a/dir/known.bin", "known.bin", "/mnt/a/dir" },
+		{ "/dev/mapper/vg-lv", "vg-lv", "/dev/mapper" },
+		{ "<none>", "<none>", "<none>" },
+		{ "<unknown>", "<unknown>", "<unknown>" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t len = io_trace_dirname_len(cases[i].path);
+
+		KUNIT_EXPECT_STREQ_MSG(test, io_trace_basename(cases[i].path),
+				       cases[i].name, "path %s", cases[i].path);
+		KUNIT_EXPECT_EQ_MSG(test, len, strlen(cases[i].dirname),
+				    "path %s", cases[i].path);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    strncmp(cases[i].path, cases[i].dirname, len), 0,
+				    "path %s", cases[i].path);
+	}
+	KUNIT_EXPECT_EQ(test, io_trace_dirname_len(NULL), (size_t)0);
+}
+
 static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_bflags_direction),
 	KUNIT_CASE(io_trace_bflags_async),
@@ -164,6 +324,12 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_rwbs),
 	KUNIT_CASE(io_trace_driver_names),
 	KUNIT_CASE(io_trace_driver_truncated),
+	KUNIT_CASE(io_trace_dev_of_an_rpc),
+	KUNIT_CASE(io_trace_start_sector_forward),
+	KUNIT_CASE(io_trace_bio_word_fields),
+	KUNIT_CASE(io_trace_bvec_back_every_position),
+	KUNIT_CASE(io_trace_bvec_back_too_far),
+	KUNIT_CASE(io_trace_path_parts),
 	{}
 };
 

@@ -2,159 +2,90 @@
 /*
  * io-trace.c - the io trace events: DTrace's io provider on block I/O
  *
- * io:start fires once per bio in submit_bio(), the entry point of the
- * code that issues I/O (file systems, block device files, swap); the
- * bios that the block layer and stacking drivers make of it (splits,
- * clones) go through submit_bio_noacct() and do not fire again.  The
- * bio's sector, size and device are snapshotted into a table keyed by the
- * bio, so io:done, in bio_endio() before bi_end_io, fires once for each
- * bio io:start saw and reports what io:start saw, even after the request
- * it was merged into has advanced it.  The table only holds the bios in
- * flight while an io event is enabled, and is emptied when the last one
- * is disabled: no memory while nobody traces, nothing added to struct bio.
+ * io:start fires in submit_bio_noacct_nocheck() for every bio entering a
+ * device's queue: the file system's bio for the device it was issued to,
+ * and each bio a stacking driver sends down (dm and md clones, dm-crypt's
+ * copies) again for its own device.  The bio remembers in bi_io_trace
+ * that it fired and the sector it was sent to, so that a remainder
+ * resubmitted after a split does not fire again and io:done, in
+ * bio_endio(), reports the sector and size of io:start however far the
+ * completion has advanced the bio since.  Nothing is allocated, locked or
+ * looked up in a table; each event has its tracepoint's own static key.
  *
- * The hints of direct-I/O submitters and the waits of tasks live on the
- * stack of the code that gives them and are found through a small table
- * keyed by the task, for the same reason: nothing added to task_struct.
+ * The file of a bio is a submitter's hint (direct I/O, where the pages
+ * are the caller's buffer; readahead and fsync, which know the struct
+ * file), else its first folio's inode; "<unknown>" for user memory no
+ * hint names, "<none>" for everything else (metadata, swap, kernel
+ * buffers).  Hints live on the submitter's stack, linked from
+ * current->io_trace_hint.
  *
- * The file of a bio is, in this order: the submitter's hint (direct I/O
- * through iomap or block device files, where the pages are the caller's
- * buffer, even when that buffer is another file's page cache as with a
- * loop device); "<unknown>" for other pinned user pages; the host and
- * position of the first folio for page-cache I/O; "<none>" for everything
- * else (metadata in the block device's page cache, swap, kernel buffers).
- *
- * Names are copied only when the event that shows them is enabled, and
- * only in task context: the alias list of an inode is walked under its
- * i_lock, as fs/dcache.c documents, and dentry_path_raw() takes care of
- * renames.  io:done runs in hard-IRQ completion, so it only reads the
- * snapshot, the bio, and the folio it still holds locked or under
- * writeback.
+ * Names are built only in task context, at io:start and io:wait_start,
+ * into a per-CPU buffer under a local lock; io:done (hard-IRQ completion)
+ * and io:wait_done (after the waiter may have let go of its folio) name
+ * nothing.  See Documentation/trace/io-provider.rst.
  */
 
 #include <kunit/visibility.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/buffer_head.h>
+#include <linux/completion.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
-#include <linux/hash.h>
+#include <linux/fs_struct.h>
 #include <linux/init.h>
 #include <linux/io_trace.h>
+#include <linux/local_lock.h>
+#include <linux/mount.h>
 #include <linux/pagemap.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/io.h>
 
-/* Longest name an event carries; longer ones are "<unknown>" */
-#define IO_TRACE_PATH_MAX	256
+/* For the NFS client, which may be a module */
+EXPORT_TRACEPOINT_SYMBOL_GPL(io_start);
+EXPORT_TRACEPOINT_SYMBOL_GPL(io_done);
+
+/* Longest name an event carries, NUL included; longer ones are "<unknown>" */
+#define IO_TRACE_PATH_MAX	1024
 
 static const char io_trace_none[] = "<none>";
 static const char io_trace_unknown[] = "<unknown>";
 
-DEFINE_STATIC_KEY_FALSE(io_trace_key);
-
-struct io_trace_bucket {
-	spinlock_t		lock;	/* protects head */
-	struct hlist_head	head;
+/* Where io:start and io:wait_start build their names, one set per CPU */
+struct io_trace_names {
+	local_lock_t	lock;
+	char		path[IO_TRACE_PATH_MAX];
+	char		mount[IO_TRACE_PATH_MAX];
+	char		fspath[IO_TRACE_PATH_MAX];
 };
 
-/* What io:start saw of a bio, until its io:done */
-struct io_trace_bio {
-	struct hlist_node	node;
-	const struct bio	*bio;
-	u64			lsector;
-	u32			bytes;
-	dev_t			dev;
-	unsigned int		gen;
-	bool			pageio;
+static DEFINE_PER_CPU(struct io_trace_names, io_trace_names) = {
+	.lock = INIT_LOCAL_LOCK(lock),
 };
 
-#define IO_TRACE_BIO_BITS	10
-#define IO_TRACE_TASK_BITS	8
-
-static struct io_trace_bucket io_trace_bios[1 << IO_TRACE_BIO_BITS];
-static struct io_trace_bucket io_trace_hints[1 << IO_TRACE_TASK_BITS];
-static struct io_trace_bucket io_trace_waits[1 << IO_TRACE_TASK_BITS];
-static struct kmem_cache *io_trace_bio_cache;
-/* Bumped when the last event is disabled: older snapshots are stale */
-static unsigned int io_trace_gen;
-static unsigned int io_trace_users;	/* under tracepoints_mutex */
-
-static struct io_trace_bucket *io_trace_bio_bucket(const struct bio *bio)
+/*
+ * The events' C names are io_start...; tracefs, perf and bpftrace show
+ * them under the spec's names.  tracefs makes its directories at
+ * fs_initcall, after this.
+ */
+static int __init io_trace_set_names(void)
 {
-	return &io_trace_bios[hash_ptr(bio, IO_TRACE_BIO_BITS)];
-}
-
-static struct io_trace_bucket *io_trace_task_bucket(struct io_trace_bucket *t)
-{
-	return &t[hash_ptr(current, IO_TRACE_TASK_BITS)];
-}
-
-/* Forget every snapshot: nobody will see the io:done of those bios */
-static void io_trace_flush(void)
-{
-	struct io_trace_bio *s;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(io_trace_bios); i++) {
-		spin_lock_irqsave(&io_trace_bios[i].lock, flags);
-		hlist_for_each_entry_safe(s, tmp, &io_trace_bios[i].head, node) {
-			hlist_del(&s->node);
-			kmem_cache_free(io_trace_bio_cache, s);
-		}
-		spin_unlock_irqrestore(&io_trace_bios[i].lock, flags);
-	}
-}
-
-/* Called under tracepoints_mutex when an event gets its first consumer */
-int io_trace_reg(void)
-{
-	if (!io_trace_bio_cache)
-		return -ENOMEM;
-	if (!io_trace_users++)
-		io_trace_flush();
-	static_branch_inc(&io_trace_key);
+	__tracepoint_io_start.name = "start";
+	__tracepoint_io_done.name = "done";
+	__tracepoint_io_wait_start.name = "wait_start";
+	__tracepoint_io_wait_done.name = "wait_done";
 	return 0;
 }
-
-void io_trace_unreg(void)
-{
-	static_branch_dec(&io_trace_key);
-	if (!--io_trace_users) {
-		WRITE_ONCE(io_trace_gen, io_trace_gen + 1);
-		io_trace_flush();
-	}
-}
-
-static int __init io_trace_init(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(io_trace_bios); i++) {
-		spin_lock_init(&io_trace_bios[i].lock);
-		INIT_HLIST_HEAD(&io_trace_bios[i].head);
-	}
-	for (i = 0; i < ARRAY_SIZE(io_trace_hints); i++) {
-		spin_lock_init(&io_trace_hints[i].lock);
-		INIT_HLIST_HEAD(&io_trace_hints[i].head);
-		spin_lock_init(&io_trace_waits[i].lock);
-		INIT_HLIST_HEAD(&io_trace_waits[i].head);
-	}
-	io_trace_bio_cache = KMEM_CACHE(io_trace_bio, 0);
-	return io_trace_bio_cache ? 0 : -ENOMEM;
-}
-postcore_initcall(io_trace_init);
+early_initcall(io_trace_set_names);
 
 /**
  * io_trace_bflags() - the DTrace b_flags of an I/O
  * @opf: its REQ_OP and REQ_ flags
- * @pinned: its pages are pinned user memory (direct I/O)
+ * @pinned: its pages are user memory (direct I/O)
  * @pagecache: its pages are page cache
  *
  * Return: B_READ for reads, B_WRITE for every other operation, B_ASYNC
@@ -291,37 +222,160 @@ void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 		io_trace_driver_from_disk(driver, driver_len, gd->disk_name);
 }
 
-/* The name of @dentry in its file system, or "<unknown>" */
-static const char *io_trace_dentry_name(const struct dentry *dentry,
-					char *buf)
-{
-	char *p = dentry_path_raw(dentry, buf, IO_TRACE_PATH_MAX);
-
-	return IS_ERR(p) ? io_trace_unknown : p;
-}
-
-/*
- * The name of @inode through its first alias.  The caller keeps the inode
- * from being freed (a folio of its page cache locked, under writeback or
- * referenced, inside an RCU read section).  i_lock keeps the alias on the
- * list while its path is built (fs/dcache.c: i_lock nests outside
- * rename_lock, which dentry_path_raw() may take).
+/**
+ * io_trace_fill_dev() - devinfo_t's statistics and driver names of an event
+ * @disk: the disk name, or for an NFS RPC the server
+ * @disk_len: its size
+ * @driver: the driver, "nfs" for an NFS RPC
+ * @driver_len: its size
+ * @info: the event
+ *
+ * As io_trace_fill_disk() for @info's block device, unless @info is an
+ * NFS RPC's.
  */
-static const char *io_trace_inode_name(struct inode *inode, char *buf)
+void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
+		       size_t driver_len, const struct io_trace_info *info)
 {
-	const char *name = io_trace_unknown;
-	struct dentry *dentry;
-
-	spin_lock(&inode->i_lock);
-	if (!(inode->i_state & (I_FREEING | I_WILL_FREE | I_CLEAR))) {
-		hlist_for_each_entry(dentry, &inode->i_dentry, d_u.d_alias) {
-			name = io_trace_dentry_name(dentry, buf);
-			break;
-		}
+	if (!info->server) {
+		io_trace_fill_disk(disk, disk_len, driver, driver_len, info->bdev);
+		return;
 	}
-	spin_unlock(&inode->i_lock);
-	return name;
+	strscpy_pad(disk, info->server, disk_len);
+	strscpy_pad(driver, "nfs", driver_len);
 }
+EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_dev);
+
+/**
+ * io_trace_bio_word() - what a bio keeps of its io:start in bi_io_trace
+ * @sector: the sector it is sent to
+ * @bytes: its size
+ * @hinted: its file came from a submitter's hint, not from its pages
+ *
+ * Return: the word, never 0.
+ */
+u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted)
+{
+	u64 low = sector & (BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1);
+
+	return IO_TRACE_BIO_STARTED | (hinted ? IO_TRACE_BIO_HINTED : 0) |
+	       low << IO_TRACE_BIO_LOW_SHIFT | bytes;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_bio_word);
+
+/**
+ * io_trace_start_sector() - the sector of a bio's io:start, from the bio now
+ * @word: its bi_io_trace
+ * @sector: its bi_sector now
+ *
+ * The iterator of a bio only moves forward (splits, dm's trims, the
+ * request completion; bio_advance() leaves the sector of the last piece
+ * when it completes the rest), by less than its size: less than 2^23
+ * sectors, which the low 30 bits of the start sector cover.
+ *
+ * Return: the start sector.
+ */
+u64 io_trace_start_sector(u64 word, u64 sector)
+{
+	u64 mask = BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1;
+	u64 low = (word >> IO_TRACE_BIO_LOW_SHIFT) & mask;
+
+	return sector - ((sector - low) & mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_start_sector);
+
+/**
+ * io_trace_bvec_back() - where a bio's data started in its bvec table
+ * @bv: the table
+ * @idx: the iterator's bi_idx now
+ * @done: its bi_bvec_done now
+ * @bytes: the bytes it has consumed since its start
+ * @start_idx: the bi_idx it started at
+ * @start_done: the bi_bvec_done it started at
+ *
+ * Walks back at most @idx entries.  A start at the very end of an entry
+ * is given as the start of the next one.
+ *
+ * Return: false when the table holds fewer than @bytes before the
+ * iterator (the bio was not built the way its iterator says).
+ */
+bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
+			unsigned int done, u32 bytes, unsigned int *start_idx,
+			unsigned int *start_done)
+{
+	while (bytes > done) {
+		if (!idx)
+			return false;
+		bytes -= done;
+		done = bv[--idx].bv_len;
+	}
+	done -= bytes;
+	if (done && done == bv[idx].bv_len) {
+		idx++;
+		done = 0;
+	}
+	*start_idx = idx;
+	*start_done = done;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_bvec_back);
+
+/**
+ * io_trace_basename() - fi_name of a path
+ * @path: a path from a root, "<none>" or "<unknown>"
+ *
+ * Return: its last component ("/" for the root itself), or @path when it
+ * is not a path.
+ */
+const char *io_trace_basename(const char *path)
+{
+	const char *slash;
+
+	if (path[0] != '/')
+		return path;
+	slash = strrchr(path, '/');
+	return slash[1] ? slash + 1 : path;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_basename);
+
+/**
+ * io_trace_dirname_len() - the length of fi_dirname at the start of a path
+ * @path: a path from a root, "<none>", "<unknown>" or NULL
+ *
+ * Return: the length of the path without its last component and the
+ * slash before it ("/" stays for a file in the root); all of @path when
+ * it is not a path; 0 for NULL.
+ */
+size_t io_trace_dirname_len(const char *path)
+{
+	const char *slash;
+
+	if (!path)
+		return 0;
+	if (path[0] != '/')
+		return strlen(path);
+	slash = strrchr(path, '/');
+	return slash == path ? 1 : slash - path;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_dirname_len);
+
+/**
+ * io_trace_name() - the name field of an event
+ * @info: what the event records
+ *
+ * Return: the last component of the full path, or when that is not known
+ * of the path in the file system, else "<none>" or "<unknown>"; "" when
+ * the event names nothing.
+ */
+const char *io_trace_name(const struct io_trace_info *info)
+{
+	if (!info->path)
+		return "";
+	if (info->path[0] != '/' && info->fspath && info->fspath[0] == '/')
+		return io_trace_basename(info->fspath);
+	return io_trace_basename(info->path);
+}
+
+/* --- File information ---------------------------------------------- */
 
 static void io_trace_no_file(struct io_trace_info *info, const char *name)
 {
@@ -330,12 +384,15 @@ static void io_trace_no_file(struct io_trace_info *info, const char *name)
 	info->offset = -1;
 	info->fstype = NULL;
 	info->oflags = -1;
-	if (info->path)
+	if (info->path) {
 		info->path = name;
+		info->mount = name;
+		info->fspath = name;
+	}
 }
 
-static void io_trace_inode(struct io_trace_info *info, struct inode *inode,
-			   loff_t pos)
+static void io_trace_inode(struct io_trace_info *info,
+			   const struct inode *inode, loff_t pos)
 {
 	info->fsdev = inode->i_sb->s_dev;
 	info->ino = inode->i_ino;
@@ -344,38 +401,133 @@ static void io_trace_inode(struct io_trace_info *info, struct inode *inode,
 	info->oflags = -1;
 }
 
-/* File info from a struct file the submitter or waiter named */
-static void io_trace_file(struct io_trace_info *info, struct file *file,
-			  loff_t pos, char *buf)
+static const char *io_trace_path_or_unknown(char *p)
 {
-	io_trace_inode(info, file_inode(file), pos);
-	info->oflags = file->f_flags;
-	if (info->path)
-		info->path = io_trace_dentry_name(file->f_path.dentry, buf);
+	return IS_ERR(p) ? io_trace_unknown : p;
+}
+
+/* The names of an open file: it holds its dentry and mount */
+static void io_trace_file_names(struct io_trace_info *info,
+				const struct file *file,
+				struct io_trace_names *n)
+{
+	struct path mnt = {
+		.mnt = file->f_path.mnt,
+		.dentry = file->f_path.mnt->mnt_root,
+	};
+
+	char *p;
+
+	p = d_absolute_path(&file->f_path, n->path, sizeof(n->path));
+	info->path = io_trace_path_or_unknown(p);
+	p = d_absolute_path(&mnt, n->mount, sizeof(n->mount));
+	info->mount = io_trace_path_or_unknown(p);
+	p = dentry_path_raw(file->f_path.dentry, n->fspath, sizeof(n->fspath));
+	info->fspath = io_trace_path_or_unknown(p);
+}
+
+/* The file system the task's root is the root of, or NULL */
+static const struct super_block *io_trace_root_sb(void)
+{
+	struct fs_struct *fs = current->fs;
+	struct path root;
+	unsigned int seq;
+
+	if (!fs)
+		return NULL;
+	do {
+		seq = read_seqcount_begin(&fs->seq);
+		root = fs->root;
+	} while (read_seqcount_retry(&fs->seq, seq));
+	if (!root.mnt || root.dentry != root.mnt->mnt_root ||
+	    root.dentry != root.mnt->mnt_sb->s_root)
+		return NULL;
+	return root.mnt->mnt_sb;
 }
 
 /*
- * File info from a page-cache folio at @pos of it: its mapping's host, or
- * "<none>" for the block device's own page cache (metadata, raw block
- * I/O), swap, anonymous and kernel memory.  Return: true for page cache.
- * @buf is NULL in hard-IRQ context: no name then.
+ * The names of an inode with no open file at hand: its path in its file
+ * system through its first alias, which i_lock keeps on the list while
+ * the path is built (fs/dcache.c: i_lock nests outside rename_lock, which
+ * dentry_path_raw() may take).  The caller keeps the inode from being
+ * freed: a folio of its page cache locked or under writeback, inside an
+ * RCU read section.  The full path only for the task's root file system.
  */
-static bool io_trace_folio(struct io_trace_info *info, struct folio *folio,
-			   size_t offset, char *buf, struct block_device **bdev)
+static void io_trace_inode_names(struct io_trace_info *info,
+				 struct inode *inode, struct io_trace_names *n)
 {
+	const struct dentry *dentry;
+	char *p = ERR_PTR(-ENOENT);
+
+	spin_lock(&inode->i_lock);
+	if (!(inode->i_state & (I_FREEING | I_WILL_FREE | I_CLEAR))) {
+		hlist_for_each_entry(dentry, &inode->i_dentry, d_u.d_alias) {
+			p = dentry_path_raw(dentry, n->fspath, sizeof(n->fspath));
+			break;
+		}
+	}
+	spin_unlock(&inode->i_lock);
+	info->fspath = io_trace_path_or_unknown(p);
+	if (!IS_ERR(p) && inode->i_sb == io_trace_root_sb()) {
+		info->path = info->fspath;
+		info->mount = "/";
+	} else {
+		info->path = io_trace_unknown;
+		info->mount = io_trace_unknown;
+	}
+}
+
+/*
+ * A file scope hint of the task (readahead, fsync) whose file's page
+ * cache @mapping is, or NULL.
+ */
+static const struct io_trace_hint *
+io_trace_scope_hint(const struct address_space *mapping)
+{
+	const struct io_trace_hint *h;
+
+	for (h = current->io_trace_hint; h; h = h->prev)
+		if (!h->bio && !h->bdev && h->file &&
+		    h->file->f_mapping == mapping)
+			return h;
+	return NULL;
+}
+
+/* The file of a folio: its kinds, as Documentation/trace/io-provider.rst lists them */
+enum io_trace_folio_kind {
+	IO_TRACE_FOLIO_NONE,		/* no file's data */
+	IO_TRACE_FOLIO_USER,		/* user memory: some file's, unknown */
+	IO_TRACE_FOLIO_FILE,		/* a regular file's page cache */
+};
+
+/*
+ * File information from a folio at @offset in it: its mapping's host.
+ * With @n, in task context, the names too.  The caller keeps the folio
+ * locked, under writeback or referenced.  @bdev, when not NULL, gets the
+ * block device of the folio's file system or block device.
+ */
+static enum io_trace_folio_kind
+io_trace_folio(struct io_trace_info *info, struct folio *folio, size_t offset,
+	       struct io_trace_names *n, struct block_device **bdev)
+{
+	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
+	const struct io_trace_hint *scope;
 	struct address_space *mapping;
 	struct inode *host;
-	bool pagecache = false;
 
 	rcu_read_lock();
 	/* A slab's struct slab overlays the mapping: kmalloc()ed buffers */
 	mapping = folio_test_slab(folio) ? NULL : READ_ONCE(folio->mapping);
+	if (mapping && folio_test_anon(folio) && !folio_test_swapcache(folio)) {
+		io_trace_no_file(info, io_trace_unknown);
+		kind = IO_TRACE_FOLIO_USER;
+		goto out;
+	}
 	if (!mapping || ((unsigned long)mapping & PAGE_MAPPING_FLAGS) ||
 	    folio_test_swapcache(folio)) {
 		io_trace_no_file(info, io_trace_none);
 		goto out;
 	}
-	pagecache = true;
 	host = READ_ONCE(mapping->host);
 	if (!host || S_ISBLK(host->i_mode)) {
 		if (host && bdev)
@@ -383,320 +535,495 @@ static bool io_trace_folio(struct io_trace_info *info, struct folio *folio,
 		io_trace_no_file(info, io_trace_none);
 		goto out;
 	}
+	kind = IO_TRACE_FOLIO_FILE;
 	if (bdev)
 		*bdev = host->i_sb->s_bdev;
 	io_trace_inode(info, host, folio_pos(folio) + offset);
-	if (info->path)
-		info->path = buf ? io_trace_inode_name(host, buf) :
-				   io_trace_unknown;
+	if (!info->path)
+		goto out;
+	if (!n) {
+		info->path = io_trace_unknown;
+		info->mount = io_trace_unknown;
+		info->fspath = io_trace_unknown;
+		goto out;
+	}
+	scope = io_trace_scope_hint(mapping);
+	if (scope) {
+		info->oflags = scope->file->f_flags;
+		io_trace_file_names(info, scope->file, n);
+	} else {
+		io_trace_inode_names(info, host, n);
+	}
 out:
 	rcu_read_unlock();
-	return pagecache;
+	return kind;
 }
 
-static struct io_trace_hint *io_trace_find_hint(const struct bio *bio)
+/* File information from a file a submitter or waiter named */
+static void io_trace_file(struct io_trace_info *info, struct file *file,
+			  loff_t pos, struct io_trace_names *n)
 {
-	struct io_trace_bucket *b = io_trace_task_bucket(io_trace_hints);
-	struct io_trace_hint *h, *found = NULL;
-
-	spin_lock(&b->lock);
-	hlist_for_each_entry(h, &b->head, node) {
-		if (h->task == current &&
-		    (h->bio ? h->bio == bio : h->bdev == bio->bi_bdev)) {
-			found = h;
-			break;
-		}
-	}
-	spin_unlock(&b->lock);
-	/* On the stack of current, which is here: valid after the unlock */
-	return found;
-}
-
-/*
- * File info of a bio that has not completed, whose data starts at @bv
- * (NULL for a bio without data).  Return: true for page-cache I/O.
- * @buf: NULL when the caller wants no name.
- */
-static bool io_trace_bio_file(struct io_trace_info *info, struct bio *bio,
-			      const struct bio_vec *bv,
-			      const struct io_trace_hint *hint, char *buf)
-{
-	struct folio *folio;
-
-	if (hint) {
-		io_trace_file(info, hint->file,
-			      hint->pos >= 0 ? hint->pos :
-			      (loff_t)info->lsector << SECTOR_SHIFT, buf);
-		return false;
-	}
-	if (bio_flagged(bio, BIO_PAGE_PINNED)) {
+	io_trace_inode(info, file_inode(file), pos);
+	info->oflags = file->f_flags;
+	if (!info->path)
+		return;
+	if (n)
+		io_trace_file_names(info, file, n);
+	else
 		io_trace_no_file(info, io_trace_unknown);
-		return false;
-	}
-	if (!bv) {
-		io_trace_no_file(info, io_trace_none);
-		return false;
-	}
-	folio = page_folio(bv->bv_page);
-	return io_trace_folio(info, folio,
-			      folio_page_idx(folio, bv->bv_page) * PAGE_SIZE +
-			      bv->bv_offset, buf, NULL);
 }
 
-/* bufinfo_t and devinfo_t of a bio from what io:start saw */
+/* The folio at a position of a bvec table, and the offset in it */
+static struct folio *io_trace_bvec_folio(const struct bio_vec *bv,
+					 unsigned int done, size_t *offset)
+{
+	size_t off = bv->bv_offset + done;
+	struct page *page = nth_page(bv->bv_page, off >> PAGE_SHIFT);
+	struct folio *folio = page_folio(page);
+
+	*offset = folio_page_idx(folio, page) * PAGE_SIZE + offset_in_page(off);
+	return folio;
+}
+
+/* --- io:start and io:done ------------------------------------------ */
+
+/* A bio with data pages left (bio_has_data(), for a const bio) */
+static bool io_trace_has_data(const struct bio *bio)
+{
+	return bio->bi_iter.bi_size && !bio_no_advance_iter(bio);
+}
+
 static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio,
-			     dev_t dev, u64 lsector, u32 bytes)
+			     u64 sector, u32 bytes)
 {
 	struct block_device *bdev = bio->bi_bdev;
 
-	info->dev = dev;
-	info->lsector = lsector;
+	info->bdev = bdev;
+	info->server = NULL;
+	info->dev = bdev->bd_dev;
+	info->sector = sector;
+	/* submit_bio_noacct() has moved a partition's bio to the whole disk */
+	info->lsector = sector - bdev->bd_start_sect;
 	info->bytes = bytes;
 	info->opf = bio->bi_opf;
 	info->end_io = bio->bi_end_io;
 	info->error = 0;
 	info->resid = 0;
-	/* A driver may have moved the bio to another device since */
-	if (bdev && bdev->bd_dev == dev) {
-		info->bdev = bdev;
-		info->sector = lsector + bdev->bd_start_sect;
-	} else {
-		info->bdev = NULL;
-		info->sector = lsector;
-	}
 }
 
-/* Remembers @bio until its io:done; false when there is no memory */
-static bool io_trace_snapshot(struct bio *bio, bool pageio)
+/*
+ * The task's direct-I/O hint for @bio: one that names it or its device
+ * (@exact), else the innermost one, whose bio a stacking driver is
+ * sending down in this task; NULL without one.
+ */
+static const struct io_trace_hint *io_trace_dio_hint(const struct bio *bio,
+						     bool *exact)
 {
-	struct io_trace_bucket *b = io_trace_bio_bucket(bio);
-	struct io_trace_bio *s, *old = NULL;
-	unsigned long flags;
+	const struct io_trace_hint *h, *inner = NULL;
 
-	s = kmem_cache_alloc(io_trace_bio_cache, GFP_NOWAIT | __GFP_NOWARN);
-	if (!s)
-		return false;
-	s->bio = bio;
-	s->lsector = bio->bi_iter.bi_sector;
-	s->bytes = bio->bi_iter.bi_size;
-	s->dev = bio->bi_bdev->bd_dev;
-	s->gen = READ_ONCE(io_trace_gen);
-	s->pageio = pageio;
-	spin_lock_irqsave(&b->lock, flags);
-	hlist_for_each_entry(old, &b->head, node) {
-		if (old->bio == bio) {
-			/* A bio reused without an io:done while nobody traced */
-			hlist_del(&old->node);
-			break;
+	for (h = current->io_trace_hint; h; h = h->prev) {
+		if (!h->bio && !h->bdev)
+			continue;
+		if (h->bio == bio || (!h->bio && h->bdev == bio->bi_bdev)) {
+			*exact = true;
+			return h;
 		}
+		if (!inner)
+			inner = h;
 	}
-	hlist_add_head(&s->node, &b->head);
-	spin_unlock_irqrestore(&b->lock, flags);
-	if (old)
-		kmem_cache_free(io_trace_bio_cache, old);
-	return true;
+	*exact = false;
+	return inner;
 }
 
-/* Takes what io:start saw of @bio out of the table, or NULL */
-static struct io_trace_bio *io_trace_unsnapshot(const struct bio *bio)
+/* The file offset of @bio under a hint that names it or its device */
+static loff_t io_trace_hint_pos(const struct io_trace_hint *h, u64 lsector)
 {
-	struct io_trace_bucket *b = io_trace_bio_bucket(bio);
-	struct io_trace_bio *s, *found = NULL;
-	unsigned long flags;
+	return h->bio ? h->pos : (loff_t)lsector << SECTOR_SHIFT;
+}
 
-	spin_lock_irqsave(&b->lock, flags);
-	hlist_for_each_entry(s, &b->head, node) {
-		if (s->bio == bio) {
-			hlist_del(&s->node);
-			found = s;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&b->lock, flags);
-	if (found && found->gen != READ_ONCE(io_trace_gen)) {
-		kmem_cache_free(io_trace_bio_cache, found);
-		found = NULL;
-	}
-	return found;
+/* The offset of a bio a driver sends down under @h: known if it starts where @h's did */
+static loff_t io_trace_lower_pos(const struct io_trace_hint *h,
+				 const struct bio *bio)
+{
+	struct bio_vec bv;
+
+	if (!h->bio || !h->page || !io_trace_has_data(bio))
+		return -1;
+	bv = bio_iter_iovec(bio, bio->bi_iter);
+	return bv.bv_page == h->page && bv.bv_offset == h->page_off ? h->pos : -1;
 }
 
 void __io_trace_submit(struct bio *bio)
 {
+	const struct io_trace_hint *hint = NULL;
+	struct io_trace_names *n = NULL;
+	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX] __uninitialized;
-	struct bio_vec bv;
 	bool task = in_task();
-	bool data, pageio;
+	bool exact = false;
 
-	if (!bio->bi_bdev)
+	/* Once per trip: a split's remainder, a throttled bio come back */
+	if (bio->bi_io_trace || !bio->bi_bdev)
 		return;
-	io_trace_bio_buf(&info, bio, bio->bi_bdev->bd_dev,
-			 bio->bi_iter.bi_sector, bio->bi_iter.bi_size);
-	info.path = trace_start_enabled() ? io_trace_unknown : NULL;
-	data = bio_has_data(bio) && bio->bi_iter.bi_size;
-	if (data)
-		bv = bio_iter_iovec(bio, bio->bi_iter);
-	pageio = io_trace_bio_file(&info, bio, data ? &bv : NULL,
-				   task ? io_trace_find_hint(bio) : NULL,
-				   task && info.path ? buf : NULL);
-	/* io:done looks at bi_io_vec[0]: only if the data starts there */
-	if (!io_trace_snapshot(bio, pageio && !bio_flagged(bio, BIO_CLONED) &&
-			       !bio->bi_iter.bi_idx && !bio->bi_iter.bi_bvec_done)) {
-		pr_warn_ratelimited("io-trace: no memory for a bio: no io:start or io:done\n");
+	if (task)
+		hint = io_trace_dio_hint(bio, &exact);
+	bio->bi_io_trace = io_trace_bio_word(bio->bi_iter.bi_sector,
+					     bio->bi_iter.bi_size, hint);
+	if (!trace_io_start_enabled())
 		return;
+
+	io_trace_bio_buf(&info, bio, bio->bi_iter.bi_sector, bio->bi_iter.bi_size);
+	info.path = io_trace_unknown;
+	if (task) {
+		local_lock(&io_trace_names.lock);
+		n = this_cpu_ptr(&io_trace_names);
 	}
-	if (!info.path)
-		return;
+	if (hint) {
+		io_trace_file(&info, hint->file,
+			      exact ? io_trace_hint_pos(hint, info.lsector) :
+				      io_trace_lower_pos(hint, bio), n);
+	} else if (bio_flagged(bio, BIO_PAGE_PINNED)) {
+		io_trace_no_file(&info, io_trace_unknown);
+		kind = IO_TRACE_FOLIO_USER;
+	} else if (io_trace_has_data(bio)) {
+		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
+		size_t off;
+		struct folio *folio;
+
+		off = bv.bv_offset & ~PAGE_MASK;
+		folio = page_folio(bv.bv_page);
+		off += folio_page_idx(folio, bv.bv_page) * PAGE_SIZE;
+		kind = io_trace_folio(&info, folio, off, n, NULL);
+	} else {
+		io_trace_no_file(&info, io_trace_none);
+	}
 	info.bflags = io_trace_bflags(info.opf,
-				      bio_flagged(bio, BIO_PAGE_PINNED), pageio);
-	trace_start(&info);
+				      hint || kind == IO_TRACE_FOLIO_USER,
+				      kind == IO_TRACE_FOLIO_FILE);
+	trace_io_start(&info);
+	if (n)
+		local_unlock(&io_trace_names.lock);
 }
 
 void __io_trace_done(struct bio *bio)
 {
+	u64 word = bio->bi_io_trace;
+	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
 	struct io_trace_info info;
-	struct io_trace_bio *s;
-	struct bio_vec bv;
-	struct folio *folio;
-	bool pageio;
+	u32 bytes = (u32)word;
+	u64 start;
 
-	s = io_trace_unsnapshot(bio);
-	if (!s)
+	bio->bi_io_trace = 0;
+	if (!trace_io_done_enabled() || !bio->bi_bdev)
 		return;
-	io_trace_bio_buf(&info, bio, s->dev, s->lsector, s->bytes);
-	pageio = s->pageio;
-	kmem_cache_free(io_trace_bio_cache, s);
-	if (!trace_done_enabled())
-		return;
+	/* A zone append's sector is where the device wrote it */
+	start = bio_op(bio) == REQ_OP_ZONE_APPEND ? bio->bi_iter.bi_sector :
+		io_trace_start_sector(word, bio->bi_iter.bi_sector);
+	io_trace_bio_buf(&info, bio, start, bytes);
 	info.error = blk_status_to_errno(bio->bi_status);
 	if (info.error)
-		info.resid = min(bio->bi_iter.bi_size, info.bytes);
+		info.resid = min(bio->bi_iter.bi_size, bytes);
 	info.path = NULL;
-	if (pageio) {
-		/* The first folio is still locked or under writeback */
-		bv = bio->bi_io_vec[0];
-		folio = page_folio(bv.bv_page);
-		io_trace_folio(&info, folio,
-			       folio_page_idx(folio, bv.bv_page) * PAGE_SIZE +
-			       bv.bv_offset, NULL, NULL);
-	} else {
-		io_trace_no_file(&info, NULL);
+	info.mount = NULL;
+	info.fspath = NULL;
+	io_trace_no_file(&info, NULL);
+	if (word & IO_TRACE_BIO_HINTED) {
+		/* The pages are the caller's buffer, not the file */
+		info.fstype = io_trace_unknown;
+		kind = IO_TRACE_FOLIO_USER;
+	} else if (bytes && !bio_no_advance_iter(bio) &&
+		   bio_op(bio) != REQ_OP_ZONE_APPEND) {
+		unsigned int idx, done;
+		struct folio *folio;
+		size_t off;
+
+		/* The bytes the iterator moved since, sector for sector */
+		if (io_trace_bvec_back(bio->bi_io_vec, bio->bi_iter.bi_idx,
+				       bio->bi_iter.bi_bvec_done,
+				       (bio->bi_iter.bi_sector - start) << SECTOR_SHIFT,
+				       &idx, &done)) {
+			folio = io_trace_bvec_folio(&bio->bi_io_vec[idx], done,
+						    &off);
+			kind = io_trace_folio(&info, folio, off, NULL, NULL);
+		}
+		if (bio_flagged(bio, BIO_PAGE_PINNED))
+			kind = IO_TRACE_FOLIO_USER;
 	}
-	info.bflags = io_trace_bflags(info.opf,
-				      bio_flagged(bio, BIO_PAGE_PINNED), pageio);
-	trace_done(&info);
+	info.bflags = io_trace_bflags(info.opf, kind == IO_TRACE_FOLIO_USER,
+				      kind == IO_TRACE_FOLIO_FILE);
+	trace_io_done(&info);
 }
 
-static void io_trace_register(struct io_trace_bucket *t, struct hlist_node *node)
+/* --- NFS READ and WRITE RPCs ------------------------------------------- */
+
+/*
+ * An RPC's bufinfo_t and devinfo_t: the device is the server, reached
+ * through the mount's anonymous device; an RPC has no sector (-1), its
+ * logical block is the file offset in 512-byte units.
+ */
+static void io_trace_rpc_buf(struct io_trace_info *info,
+			     const struct io_trace_rpc *rpc)
 {
-	struct io_trace_bucket *b = io_trace_task_bucket(t);
-
-	spin_lock(&b->lock);
-	hlist_add_head(node, &b->head);
-	spin_unlock(&b->lock);
+	memset(info, 0, sizeof(*info));
+	info->server = rpc->server;
+	info->dev = rpc->inode->i_sb->s_dev;
+	info->sector = -1;
+	info->lsector = rpc->offset >> SECTOR_SHIFT;
+	info->bytes = rpc->bytes;
+	info->resid = rpc->resid;
+	info->error = rpc->error;
+	info->opf = rpc->write ? REQ_OP_WRITE : REQ_OP_READ;
+	info->bflags = io_trace_bflags(info->opf, rpc->direct, !rpc->direct);
+	io_trace_inode(info, rpc->inode, rpc->offset);
 }
 
-static void io_trace_unregister(struct io_trace_bucket *t, struct hlist_node *node)
+/* The task's hint that names an open file of @inode (readahead, fsync, direct I/O) */
+static const struct io_trace_hint *io_trace_inode_hint(const struct inode *inode)
 {
-	struct io_trace_bucket *b = io_trace_task_bucket(t);
+	const struct io_trace_hint *h;
 
-	spin_lock(&b->lock);
-	hlist_del(node);
-	spin_unlock(&b->lock);
+	for (h = current->io_trace_hint; h; h = h->prev)
+		if (h->file && file_inode(h->file) == inode)
+			return h;
+	return NULL;
 }
+
+/**
+ * __io_trace_rpc_start() - io:start for an NFS READ or WRITE RPC
+ * @rpc: the RPC, about to be sent
+ *
+ * The file is named by the task's hint when one names it (full path and
+ * open flags), else through the inode (the path in its file system).
+ * Called in task context with the inode held by the RPC's open context.
+ */
+void __io_trace_rpc_start(const struct io_trace_rpc *rpc)
+{
+	const struct io_trace_hint *hint;
+	struct io_trace_names *n;
+	struct io_trace_info info;
+
+	if (!trace_io_start_enabled())
+		return;
+	io_trace_rpc_buf(&info, rpc);
+	info.path = io_trace_unknown;
+	info.mount = io_trace_unknown;
+	info.fspath = io_trace_unknown;
+	if (!in_task()) {
+		trace_io_start(&info);
+		return;
+	}
+	local_lock(&io_trace_names.lock);
+	n = this_cpu_ptr(&io_trace_names);
+	hint = io_trace_inode_hint(rpc->inode);
+	if (hint)
+		io_trace_file(&info, hint->file, rpc->offset, n);
+	else
+		io_trace_inode_names(&info, rpc->inode, n);
+	trace_io_start(&info);
+	local_unlock(&io_trace_names.lock);
+}
+EXPORT_SYMBOL_GPL(__io_trace_rpc_start);
+
+/**
+ * __io_trace_rpc_done() - io:done for an NFS READ or WRITE RPC
+ * @rpc: the RPC, released after its last reply: the numbers of its
+ *	io:start, with the bytes not transferred and the error
+ */
+void __io_trace_rpc_done(const struct io_trace_rpc *rpc)
+{
+	struct io_trace_info info;
+
+	if (!trace_io_done_enabled())
+		return;
+	io_trace_rpc_buf(&info, rpc);
+	trace_io_done(&info);
+}
+EXPORT_SYMBOL_GPL(__io_trace_rpc_done);
+
+/* --- Hints ----------------------------------------------------------- */
 
 void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
-			   struct bio *bio, struct block_device *bdev,
+			   const struct bio *bio, struct block_device *bdev,
 			   loff_t pos)
 {
-	h->task = current;
 	h->file = file;
 	h->bio = bio;
 	h->bdev = bdev;
 	h->pos = pos;
-	io_trace_register(io_trace_hints, &h->node);
+	h->page = NULL;
+	h->page_off = 0;
+	if (bio && io_trace_has_data(bio)) {
+		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
+
+		h->page = bv.bv_page;
+		h->page_off = bv.bv_offset;
+	}
+	h->prev = current->io_trace_hint;
+	current->io_trace_hint = h;
 	h->set = true;
 }
+EXPORT_SYMBOL_GPL(__io_trace_hint_begin);
 
-void __io_trace_hint_end(struct io_trace_hint *h)
+/* --- Waits ----------------------------------------------------------- */
+
+static void io_trace_wait_keep(struct io_trace_wait *w,
+			       const struct io_trace_info *info)
 {
-	io_trace_unregister(io_trace_hints, &h->node);
+	w->bdev = info->bdev;
+	w->fstype = info->fstype;
+	w->sector = info->sector;
+	w->ino = info->ino;
+	w->offset = info->offset;
+	w->dev = info->dev;
+	w->fsdev = info->fsdev;
+	w->bytes = info->bytes;
+	w->bflags = info->bflags;
+	w->opf = info->opf;
+	w->oflags = info->oflags;
 }
 
-/*
- * A reference to the inode whose page cache @folio is in, or NULL: the
- * caller holds a reference to the folio, whose mapping may be going away
- * (RCU keeps the inode readable, igrab() refuses one being freed).
- */
-static struct inode *io_trace_folio_igrab(struct folio *folio)
+static void io_trace_wait_info(struct io_trace_info *info,
+			       const struct io_trace_wait *w)
 {
-	struct address_space *mapping;
-	struct inode *inode = NULL;
-
-	rcu_read_lock();
-	mapping = folio_test_slab(folio) ? NULL : READ_ONCE(folio->mapping);
-	if (mapping && !((unsigned long)mapping & PAGE_MAPPING_FLAGS) &&
-	    !folio_test_swapcache(folio) && READ_ONCE(mapping->host))
-		inode = igrab(READ_ONCE(mapping->host));
-	rcu_read_unlock();
-	return inode;
+	memset(info, 0, sizeof(*info));
+	info->bdev = w->bdev;
+	info->fstype = w->fstype;
+	info->sector = w->sector;
+	info->lsector = w->bdev && w->sector != (u64)-1 ?
+			w->sector - w->bdev->bd_start_sect : w->sector;
+	info->ino = w->ino;
+	info->offset = w->offset;
+	info->dev = w->dev;
+	info->fsdev = w->fsdev;
+	info->bytes = w->bytes;
+	info->bflags = w->bflags;
+	info->opf = w->opf;
+	info->oflags = w->oflags;
 }
 
-void __io_trace_wait_begin(struct io_trace_wait *w, enum io_trace_wait_kind kind,
-			   const void *obj, u64 arg)
+/* io:wait_start with @info's names, and the numbers kept for io:wait_done */
+static void io_trace_wait_start(struct io_trace_wait *w,
+				const struct io_trace_info *info)
 {
-	/* A folio lock is a wait for I/O only while the read is in flight */
-	if ((kind == IO_TRACE_WAIT_FOLIO || kind == IO_TRACE_WAIT_FOLIO_DROP) &&
-	    arg != PG_writeback && folio_test_uptodate((struct folio *)obj))
+	io_trace_wait_keep(w, info);
+	w->fired = true;
+	if (trace_io_wait_start_enabled()) {
+		struct io_trace_info ev;
+
+		io_trace_wait_info(&ev, w);
+		ev.path = info->path;
+		ev.mount = info->mount;
+		ev.fspath = info->fspath;
+		trace_io_wait_start(&ev);
+	}
+}
+
+/* The file and names of a folio waited on, fired, under the names' lock */
+static void io_trace_wait_folio_fire(struct io_trace_wait *w,
+				     struct io_trace_info *info,
+				     struct folio *folio, size_t offset,
+				     bool from_folio_bdev)
+{
+	struct block_device *bdev = NULL;
+	struct io_trace_names *n;
+	enum io_trace_folio_kind kind;
+
+	local_lock(&io_trace_names.lock);
+	n = this_cpu_ptr(&io_trace_names);
+	info->path = io_trace_unknown;
+	kind = io_trace_folio(info, folio, offset, n, &bdev);
+	if (from_folio_bdev) {
+		info->bdev = bdev;
+		info->dev = bdev ? bdev->bd_dev : 0;
+	}
+	info->bflags = io_trace_bflags(info->opf, kind == IO_TRACE_FOLIO_USER,
+				       kind == IO_TRACE_FOLIO_FILE);
+	io_trace_wait_start(w, info);
+	local_unlock(&io_trace_names.lock);
+}
+
+void __io_trace_wait_bio(struct io_trace_wait *w, const struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+
+	/* Its numbers as io:start will see them, after the partition remap */
+	w->bdev = bdev;
+	w->dev = bdev->bd_dev;
+	w->sector = bio->bi_iter.bi_sector +
+		    (bdev_is_partition(bdev) ? bdev->bd_start_sect : 0);
+	w->bytes = bio->bi_iter.bi_size;
+	w->opf = bio->bi_opf;
+	w->fstype = NULL;
+	w->ino = 0;
+	w->offset = -1;
+	w->fsdev = 0;
+	w->oflags = -1;
+	w->bflags = 0;
+	/* The first folio, which the waiter owns: named when it sleeps */
+	w->folio = NULL;
+	if (io_trace_has_data(bio)) {
+		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
+
+		w->folio = page_folio(bv.bv_page);
+		w->folio_off = folio_page_idx(w->folio, bv.bv_page) * PAGE_SIZE +
+			       bv.bv_offset;
+	}
+	w->armed = true;
+}
+
+void __io_trace_wait_fire(struct io_trace_wait *w, struct completion *done)
+{
+	struct io_trace_info info;
+
+	if (completion_done(done))
 		return;
-	w->task = current;
-	w->kind = kind;
-	w->obj = obj;
-	w->bytes = arg;
-	if (kind == IO_TRACE_WAIT_FOLIO_DROP) {
-		/*
-		 * The waiter lets go of the folio before it sleeps (the
-		 * readahead wait of filemap_update_page()): keep its inode
-		 * instead, and where in it the folio was.
-		 */
-		struct folio *folio = (struct folio *)obj;
-
-		w->obj = io_trace_folio_igrab(folio);
-		if (!w->obj)
-			return;
-		w->sector = folio_pos(folio);
-		w->bytes = folio_size(folio);
+	io_trace_wait_info(&info, w);
+	if (w->folio) {
+		io_trace_wait_folio_fire(w, &info, w->folio, w->folio_off, false);
+		return;
 	}
-	if (kind == IO_TRACE_WAIT_BIO) {
-		const struct bio *bio = obj;
-
-		w->dev = bio->bi_bdev->bd_dev;
-		w->sector = bio->bi_iter.bi_sector;
-		w->bytes = bio->bi_iter.bi_size;
-	}
-	w->fired = false;
-	io_trace_register(io_trace_waits, &w->node);
-	w->registered = true;
+	info.path = io_trace_none;
+	info.mount = io_trace_none;
+	info.fspath = io_trace_none;
+	info.offset = -1;
+	info.oflags = -1;
+	info.bflags = io_trace_bflags(info.opf, false, false);
+	io_trace_wait_start(w, &info);
 }
 
-/* The wait current registered last, or NULL */
-static struct io_trace_wait *io_trace_current_wait(void)
+void __io_trace_wait_folio(struct io_trace_wait *w, struct folio *folio,
+			   int bit_nr)
 {
-	struct io_trace_bucket *b = io_trace_task_bucket(io_trace_waits);
-	struct io_trace_wait *w, *found = NULL;
+	struct io_trace_info info;
 
-	spin_lock(&b->lock);
-	hlist_for_each_entry(w, &b->head, node) {
-		if (w->task == current) {
-			found = w;
-			break;
-		}
-	}
-	spin_unlock(&b->lock);
-	return found;
+	/* A folio lock is a wait for I/O only while the read is in flight */
+	if (!test_bit(bit_nr, folio_flags(folio, 0)) ||
+	    (bit_nr != PG_writeback && folio_test_uptodate(folio)))
+		return;
+	memset(&info, 0, sizeof(info));
+	info.sector = -1;
+	info.lsector = -1;
+	info.bytes = folio_size(folio);
+	info.opf = bit_nr == PG_writeback ? REQ_OP_WRITE : REQ_OP_READ;
+	io_trace_wait_folio_fire(w, &info, folio, 0, true);
 }
 
-#define IO_TRACE_DIO_WRITE	BIT_ULL(63)
+void __io_trace_wait_bh(struct io_trace_wait *w, struct buffer_head *bh)
+{
+	struct block_device *bdev = bh->b_bdev;
+	struct io_trace_info info;
+
+	if (!buffer_locked(bh))
+		return;
+	memset(&info, 0, sizeof(info));
+	info.bdev = bdev;
+	info.dev = bdev->bd_dev;
+	info.bytes = bh->b_size;
+	info.lsector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
+	info.sector = info.lsector + bdev->bd_start_sect;
+	info.opf = buffer_uptodate(bh) ? REQ_OP_WRITE : REQ_OP_READ;
+	io_trace_wait_folio_fire(w, &info, bh->b_folio, bh_offset(bh), false);
+}
 
 /* The device a file's I/O goes to: a block device file's, or its fs's */
 static struct block_device *io_trace_file_bdev(struct file *file)
@@ -706,113 +1033,34 @@ static struct block_device *io_trace_file_bdev(struct file *file)
 	return S_ISBLK(inode->i_mode) ? I_BDEV(inode) : inode->i_sb->s_bdev;
 }
 
-static void io_trace_wait_info(struct io_trace_info *info,
-			       const struct io_trace_wait *w, char *buf)
+void __io_trace_wait_dio(struct io_trace_wait *w, struct kiocb *iocb,
+			 u32 bytes, bool write)
 {
-	struct block_device *bdev = NULL;
-	struct buffer_head *bh;
-	struct folio *folio;
-	struct inode *inode;
-	struct kiocb *iocb;
-	struct bio *bio;
-	bool pageio;
-
-	memset(info, 0, sizeof(*info));
-	info->path = io_trace_unknown;
-	info->lsector = -1;
-	info->sector = -1;
-	switch (w->kind) {
-	case IO_TRACE_WAIT_BIO:
-		/* In flight or completed: read the bio, never write it */
-		bio = (struct bio *)w->obj;
-		info->dev = w->dev;
-		info->lsector = w->sector;
-		info->sector = w->sector;
-		info->bytes = w->bytes;
-		info->opf = bio->bi_opf;
-		info->end_io = bio->bi_end_io;
-		if (bio->bi_bdev && bio->bi_bdev->bd_dev == w->dev) {
-			info->bdev = bio->bi_bdev;
-			info->sector += bio->bi_bdev->bd_start_sect;
-		}
-		pageio = io_trace_bio_file(info, bio,
-					   bio->bi_vcnt ? &bio->bi_io_vec[0] : NULL,
-					   io_trace_find_hint(bio), buf);
-		info->bflags = io_trace_bflags(info->opf,
-					       bio_flagged(bio, BIO_PAGE_PINNED),
-					       pageio);
-		return;
-	case IO_TRACE_WAIT_FOLIO_DROP:
-		inode = (struct inode *)w->obj;
-		info->bytes = w->bytes;
-		info->opf = REQ_OP_READ;
-		if (S_ISBLK(inode->i_mode)) {
-			bdev = I_BDEV(inode);
-			io_trace_no_file(info, io_trace_none);
-		} else {
-			bdev = inode->i_sb->s_bdev;
-			io_trace_inode(info, inode, w->sector);
-			info->path = io_trace_inode_name(inode, buf);
-		}
-		break;
-	case IO_TRACE_WAIT_FOLIO:
-		folio = (struct folio *)w->obj;
-		info->bytes = folio_size(folio);
-		info->opf = w->bytes == PG_writeback ? REQ_OP_WRITE : REQ_OP_READ;
-		io_trace_folio(info, folio, 0, buf, &bdev);
-		break;
-	case IO_TRACE_WAIT_BH:
-		bh = (struct buffer_head *)w->obj;
-		bdev = bh->b_bdev;
-		info->bytes = bh->b_size;
-		info->lsector = bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
-		info->sector = info->lsector + bdev->bd_start_sect;
-		info->opf = buffer_uptodate(bh) ? REQ_OP_WRITE : REQ_OP_READ;
-		io_trace_folio(info, bh->b_folio, bh_offset(bh), buf, NULL);
-		break;
-	case IO_TRACE_WAIT_DIO:
-		iocb = (struct kiocb *)w->obj;
-		info->bytes = w->bytes & ~IO_TRACE_DIO_WRITE;
-		info->opf = w->bytes & IO_TRACE_DIO_WRITE ? REQ_OP_WRITE | REQ_SYNC :
-							    REQ_OP_READ | REQ_SYNC;
-		io_trace_file(info, iocb->ki_filp, iocb->ki_pos, buf);
-		bdev = io_trace_file_bdev(iocb->ki_filp);
-		info->bflags = io_trace_bflags(info->opf, true, false);
-		info->bdev = bdev;
-		info->dev = bdev ? bdev->bd_dev : 0;
-		return;
-	}
-	info->bdev = bdev;
-	info->dev = bdev ? bdev->bd_dev : 0;
-	info->bflags = io_trace_bflags(info->opf, false, true);
-}
-
-void __io_trace_sleep(void)
-{
-	struct io_trace_wait *w = io_trace_current_wait();
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX] __uninitialized;
+	struct io_trace_names *n;
 
-	if (!w || w->fired)
-		return;
-	w->fired = true;
-	if (!trace_wait_start_enabled())
-		return;
-	io_trace_wait_info(&info, w, buf);
-	trace_wait_start(&info);
+	memset(&info, 0, sizeof(info));
+	info.bdev = io_trace_file_bdev(iocb->ki_filp);
+	info.dev = info.bdev ? info.bdev->bd_dev : 0;
+	info.sector = -1;
+	info.lsector = -1;
+	info.bytes = bytes;
+	info.opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
+	info.bflags = io_trace_bflags(info.opf, true, false);
+	info.path = io_trace_unknown;
+	local_lock(&io_trace_names.lock);
+	n = this_cpu_ptr(&io_trace_names);
+	io_trace_file(&info, iocb->ki_filp, iocb->ki_pos, n);
+	io_trace_wait_start(w, &info);
+	local_unlock(&io_trace_names.lock);
 }
 
 void __io_trace_wait_end(struct io_trace_wait *w)
 {
 	struct io_trace_info info;
-	char buf[IO_TRACE_PATH_MAX] __uninitialized;
 
-	io_trace_unregister(io_trace_waits, &w->node);
-	if (w->fired && trace_wait_done_enabled()) {
-		io_trace_wait_info(&info, w, buf);
-		trace_wait_done(&info);
-	}
-	/* The reader's open file holds the inode too: never the last iput() */
-	if (w->kind == IO_TRACE_WAIT_FOLIO_DROP)
-		iput((struct inode *)w->obj);
+	if (!trace_io_wait_done_enabled())
+		return;
+	io_trace_wait_info(&info, w);
+	trace_io_wait_done(&info);
 }

@@ -1,26 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The io trace events (DTrace's io provider): hooks and the hints that
- * the submitters and waiters of block I/O give them.
+ * The io trace events (DTrace's io provider): the hooks, the hints that
+ * submitters of block I/O give them, and the waits.
  *
- * io:start and io:done fire in submit_bio() and bio_endio(); the waits
- * (io:wait_start, io:wait_done) are sites registered with the task around
- * a wait for one I/O, fired from the sleep in io_schedule() that per-task
- * I/O accounting already hooks.  Everything costs one static branch while
- * no io event is enabled.  See Documentation/trace/io-provider.rst.
+ * io:start fires in submit_bio_noacct_nocheck() for every bio entering a
+ * device's queue, io:done in bio_endio() from what the bio itself carries
+ * (bio->bi_io_trace), io:wait_start and io:wait_done at the sites that
+ * wait for one I/O.  Each event has its own static key (its tracepoint's);
+ * nothing here allocates, locks or looks anything up in a table.  See
+ * Documentation/trace/io-provider.rst.
  */
 #ifndef _LINUX_IO_TRACE_H
 #define _LINUX_IO_TRACE_H
 
 #include <linux/blk_types.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 struct bio;
+struct bio_vec;
+struct bvec_iter;
 struct block_device;
-struct task_struct;
 struct buffer_head;
+struct completion;
 struct file;
 struct folio;
+struct kiocb;
+struct page;
 
 /* bufinfo_t b_flags, with the values of the DTrace io provider */
 #define IO_TRACE_B_PAGEIO	0x010
@@ -33,66 +39,80 @@ struct folio;
 #define IO_TRACE_RWBS_LEN	8
 
 /*
- * A submitter's word on which file the bios it submits belong to, for I/O
- * whose pages say nothing about it (direct I/O).  It applies to @bio, or
- * when @bio is NULL to every bio submitted to @bdev while it is set; @pos
- * is the file offset of the bio's first byte, or -1 when the offset is the
- * bio's sector on @bdev (block device files).  Declare it __uninitialized:
- * with CONFIG_INIT_STACK_ALL_ZERO the compiler would clear it at every
- * call, even while no event is enabled; io_trace_hint_begin() sets what
- * is read.
+ * bio->bi_io_trace: 0 until the bio fires io:start (or would, were it
+ * enabled), then IO_TRACE_BIO_STARTED, IO_TRACE_BIO_HINTED when its file
+ * came from a submitter's hint (its pages are not that file's), the low
+ * 30 bits of the sector it was sent to and its size in bytes.  Its
+ * iterator only moves forward, by less than 4 GiB, so the low bits of
+ * the sector give it back from the sector the bio has at io:done.
+ */
+#define IO_TRACE_BIO_STARTED	BIT_ULL(63)
+#define IO_TRACE_BIO_HINTED	BIT_ULL(62)
+#define IO_TRACE_BIO_LOW_BITS	30
+#define IO_TRACE_BIO_LOW_SHIFT	32
+
+/*
+ * A submitter's word on the file of the bios it submits, for I/O whose
+ * pages do not say (direct I/O: the pages are the caller's buffer) or say
+ * too little (page cache: an inode, but no mount).  On the submitter's
+ * stack, linked from current->io_trace_hint while it is set, as
+ * current->plug links a plug.  It applies to @bio with @pos its file
+ * offset; or when @bio is NULL and @bdev is set, to every bio to @bdev,
+ * at the offset of its sector (block device files); or when both are
+ * NULL, to the page-cache bios of @file's own pages (readahead, fsync).
+ * Declare it __uninitialized: io_trace_hint_begin() sets what is read.
  */
 struct io_trace_hint {
-	struct hlist_node	node;
-	struct task_struct	*task;
+	struct io_trace_hint	*prev;
 	struct file		*file;
-	struct bio		*bio;
+	const struct bio	*bio;
 	struct block_device	*bdev;
+	/* The first page and offset of @bio's data, for the bios sent down */
+	const struct page	*page;
+	unsigned int		page_off;
 	loff_t			pos;
 	bool			set;
 };
 
-enum io_trace_wait_kind {
-	IO_TRACE_WAIT_BIO,
-	IO_TRACE_WAIT_FOLIO,
-	IO_TRACE_WAIT_FOLIO_DROP,
-	IO_TRACE_WAIT_BH,
-	IO_TRACE_WAIT_DIO,
-};
-
 /*
- * One wait of a task for one I/O, registered by the code that waits
- * (submit_bio_wait(), folio_wait_bit_common(), __wait_on_buffer(), the
- * synchronous direct-I/O waits).  io:wait_start fires the first time the
- * task sleeps in io_schedule() while it is registered, io:wait_done when
- * the site ends, so a wait that never sleeps fires neither.  A bio is
- * registered before it is submitted, so that its sector, size and device
- * are the ones it was submitted with.  Declared __uninitialized, as
- * struct io_trace_hint is.
+ * One wait of a task for one I/O, on the waiter's stack.  The numbers of
+ * io:wait_start, kept for io:wait_done, which names nothing.  Declare it
+ * __uninitialized, as struct io_trace_hint.
  */
 struct io_trace_wait {
-	struct hlist_node	node;
-	struct task_struct	*task;
-	const void		*obj;
-	u64			sector;
-	u64			bytes;
-	dev_t			dev;
-	u8			kind;
-	bool			registered;
-	bool			fired;
+	const struct block_device *bdev;
+	struct folio	*folio;
+	size_t		folio_off;
+	const char	*fstype;
+	u64		sector;
+	u64		ino;
+	s64		offset;
+	dev_t		dev;
+	dev_t		fsdev;
+	u32		bytes;
+	u32		bflags;
+	blk_opf_t	opf;
+	int		oflags;
+	bool		armed;
+	bool		fired;
 };
 
 /*
  * What one io event records, filled by block/io-trace.c: the bufinfo_t,
  * devinfo_t and fileinfo_t of the DTrace io provider.  @bdev is only used
- * for the disk and driver names; @path is NULL when the event has no name
- * (io:done), otherwise a name, "<none>" or "<unknown>".
+ * for the disk and driver names.  @path, @mount and @fspath are NULL when
+ * the event names nothing (io:done, io:wait_done), otherwise a name,
+ * "<none>" or "<unknown>".  @server, when not NULL, is the NFS server of
+ * an RPC, the device in place of @bdev.
  */
 struct io_trace_info {
 	const struct block_device *bdev;
+	const char	*server;
 	const void	*end_io;
 	const char	*fstype;
 	const char	*path;
+	const char	*mount;
+	const char	*fspath;
 	u64		sector;
 	u64		lsector;
 	u64		ino;
@@ -107,93 +127,173 @@ struct io_trace_info {
 	int		oflags;
 };
 
-#ifdef CONFIG_IO_TRACE_EVENTS
-#include <linux/jump_label.h>
+/*
+ * An NFS READ or WRITE RPC (fs/nfs/pagelist.c), the spec's "file read and
+ * file write requests to an NFS server": its file, where in the file, how
+ * many bytes, and at io:done how it ended.
+ */
+struct io_trace_rpc {
+	struct inode	*inode;
+	const char	*server;
+	loff_t		offset;
+	u32		bytes;
+	u32		resid;
+	int		error;
+	bool		write;
+	bool		direct;
+};
 
-/* On while at least one io event has a consumer */
-DECLARE_STATIC_KEY_FALSE(io_trace_key);
+#ifdef CONFIG_IO_TRACE_EVENTS
+#include <linux/sched.h>
+
+DECLARE_TRACEPOINT(io_start);
+DECLARE_TRACEPOINT(io_done);
+DECLARE_TRACEPOINT(io_wait_start);
+DECLARE_TRACEPOINT(io_wait_done);
 
 void __io_trace_submit(struct bio *bio);
 void __io_trace_done(struct bio *bio);
 void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
-			   struct bio *bio, struct block_device *bdev,
+			   const struct bio *bio, struct block_device *bdev,
 			   loff_t pos);
-void __io_trace_hint_end(struct io_trace_hint *h);
-void __io_trace_wait_begin(struct io_trace_wait *w, enum io_trace_wait_kind kind,
-			   const void *obj, u64 arg);
+void __io_trace_wait_bio(struct io_trace_wait *w, const struct bio *bio);
+void __io_trace_wait_folio(struct io_trace_wait *w, struct folio *folio,
+			   int bit_nr);
+void __io_trace_wait_bh(struct io_trace_wait *w, struct buffer_head *bh);
+void __io_trace_wait_dio(struct io_trace_wait *w, struct kiocb *iocb,
+			 u32 bytes, bool write);
+void __io_trace_wait_fire(struct io_trace_wait *w, struct completion *done);
 void __io_trace_wait_end(struct io_trace_wait *w);
-void __io_trace_sleep(void);
+void __io_trace_rpc_start(const struct io_trace_rpc *rpc);
+void __io_trace_rpc_done(const struct io_trace_rpc *rpc);
 
-/* submit_bio(): snapshot the bio and fire io:start */
+/* submit_bio_noacct_nocheck(): io:start, and what io:done will need */
 static inline void io_trace_submit(struct bio *bio)
 {
-	if (static_branch_unlikely(&io_trace_key))
+	if (tracepoint_enabled(io_start) || tracepoint_enabled(io_done))
 		__io_trace_submit(bio);
 }
 
-/* bio_endio(), before bi_end_io: io:done for a bio submit_bio() snapshotted */
+/* bio_endio(), before bi_end_io: io:done for a bio that fired io:start */
 static inline void io_trace_done(struct bio *bio)
 {
-	if (static_branch_unlikely(&io_trace_key))
+	if (unlikely(bio->bi_io_trace))
 		__io_trace_done(bio);
 }
 
+/* bio_init(): a new bio has not fired */
+static inline void io_trace_bio_init(struct bio *bio)
+{
+	bio->bi_io_trace = 0;
+}
+
 static inline void io_trace_hint_begin(struct io_trace_hint *h,
-				       struct file *file, struct bio *bio,
+				       struct file *file, const struct bio *bio,
 				       struct block_device *bdev, loff_t pos)
 {
 	h->set = false;
-	if (static_branch_unlikely(&io_trace_key))
+	if (tracepoint_enabled(io_start) || tracepoint_enabled(io_done))
 		__io_trace_hint_begin(h, file, bio, bdev, pos);
 }
 
 static inline void io_trace_hint_end(struct io_trace_hint *h)
 {
 	if (h->set)
-		__io_trace_hint_end(h);
+		current->io_trace_hint = h->prev;
+}
+
+/* An RPC is about to be sent: does io:start or io:done want it? */
+static inline bool io_trace_rpcs(void)
+{
+	return tracepoint_enabled(io_start) || tracepoint_enabled(io_done);
+}
+
+static inline bool io_trace_waits(void)
+{
+	return tracepoint_enabled(io_wait_start) ||
+	       tracepoint_enabled(io_wait_done);
 }
 
 /*
- * @obj: the bio, folio, buffer_head, or for direct I/O the kiocb; @arg:
- * for a folio the bit waited on (PG_locked or PG_writeback), for direct
- * I/O the bytes submitted; unused otherwise.  IO_TRACE_WAIT_FOLIO_DROP is
- * a waiter that drops its folio reference before it sleeps.
+ * The wait sites.  io_trace_wait_*() fire io:wait_start for the object
+ * waited on when the site has found its I/O in flight, before the task
+ * sleeps; io_trace_wait_end() fires io:wait_done if it did.  For a bio,
+ * io_trace_wait_bio() takes its numbers before it is submitted and
+ * io_trace_wait_fire() fires once it is, if it has not completed.
  */
-static inline void io_trace_wait_begin(struct io_trace_wait *w,
-				       enum io_trace_wait_kind kind,
-				       const void *obj, u64 arg)
+static inline void io_trace_wait_bio(struct io_trace_wait *w,
+				     const struct bio *bio)
 {
-	w->registered = false;
-	if (static_branch_unlikely(&io_trace_key))
-		__io_trace_wait_begin(w, kind, obj, arg);
+	w->armed = false;
+	w->fired = false;
+	if (io_trace_waits())
+		__io_trace_wait_bio(w, bio);
+}
+
+/* After submit_bio(): io:wait_start unless @done is already complete */
+static inline void io_trace_wait_fire(struct io_trace_wait *w,
+				      struct completion *done)
+{
+	if (w->armed)
+		__io_trace_wait_fire(w, done);
+}
+
+static inline void io_trace_wait_folio(struct io_trace_wait *w,
+				       struct folio *folio, int bit_nr)
+{
+	w->fired = false;
+	if (io_trace_waits())
+		__io_trace_wait_folio(w, folio, bit_nr);
+}
+
+static inline void io_trace_wait_bh(struct io_trace_wait *w,
+				    struct buffer_head *bh)
+{
+	w->fired = false;
+	if (io_trace_waits())
+		__io_trace_wait_bh(w, bh);
+}
+
+/* @in_flight: the site's own test that the I/O has not completed */
+static inline void io_trace_wait_dio(struct io_trace_wait *w,
+				     struct kiocb *iocb, u32 bytes, bool write,
+				     bool in_flight)
+{
+	w->fired = false;
+	if (in_flight && io_trace_waits())
+		__io_trace_wait_dio(w, iocb, bytes, write);
 }
 
 static inline void io_trace_wait_end(struct io_trace_wait *w)
 {
-	if (w->registered)
+	if (w->fired)
 		__io_trace_wait_end(w);
-}
-
-/* io_schedule(), just before the task sleeps */
-static inline void io_trace_sleep(void)
-{
-	if (static_branch_unlikely(&io_trace_key))
-		__io_trace_sleep();
 }
 
 #else /* !CONFIG_IO_TRACE_EVENTS */
 
 static inline void io_trace_submit(struct bio *bio) { }
 static inline void io_trace_done(struct bio *bio) { }
+static inline void io_trace_bio_init(struct bio *bio) { }
 static inline void io_trace_hint_begin(struct io_trace_hint *h,
-				       struct file *file, struct bio *bio,
+				       struct file *file, const struct bio *bio,
 				       struct block_device *bdev, loff_t pos) { }
 static inline void io_trace_hint_end(struct io_trace_hint *h) { }
-static inline void io_trace_wait_begin(struct io_trace_wait *w,
-				       enum io_trace_wait_kind kind,
-				       const void *obj, u64 arg) { }
+static inline void io_trace_wait_bio(struct io_trace_wait *w,
+				     const struct bio *bio) { }
+static inline void io_trace_wait_fire(struct io_trace_wait *w,
+				      struct completion *done) { }
+static inline void io_trace_wait_folio(struct io_trace_wait *w,
+				       struct folio *folio, int bit_nr) { }
+static inline void io_trace_wait_bh(struct io_trace_wait *w,
+				    struct buffer_head *bh) { }
+static inline void io_trace_wait_dio(struct io_trace_wait *w,
+				     struct kiocb *iocb, u32 bytes, bool write,
+				     bool in_flight) { }
 static inline void io_trace_wait_end(struct io_trace_wait *w) { }
-static inline void io_trace_sleep(void) { }
+static inline bool io_trace_rpcs(void) { return false; }
+static inline void __io_trace_rpc_start(const struct io_trace_rpc *rpc) { }
+static inline void __io_trace_rpc_done(const struct io_trace_rpc *rpc) { }
 
 #endif /* CONFIG_IO_TRACE_EVENTS */
 
@@ -203,5 +303,15 @@ void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf);
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk);
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);
+void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
+		       size_t driver_len, const struct io_trace_info *info);
+u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted);
+u64 io_trace_start_sector(u64 word, u64 sector);
+bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
+			unsigned int done, u32 bytes, unsigned int *start_idx,
+			unsigned int *start_done);
+const char *io_trace_basename(const char *path);
+const char *io_trace_name(const struct io_trace_info *info);
+size_t io_trace_dirname_len(const char *path);
 
 #endif /* _LINUX_IO_TRACE_H */

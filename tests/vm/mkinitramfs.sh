@@ -41,6 +41,8 @@ wanted_modules+=(dm-crypt xts dm-thin-pool dm-snapshot dm-mirror dm-cache dm-cac
 # ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
 # which needs a crc32c driver.
 wanted_modules+=(ext4 crc32c_generic)
+# The NFS client where it is modular (configs/modular.config): io-trace.
+wanted_modules+=(nfs nfsv4)
 # Our KUnit suites as modules (kernel-hz.sh's kernel), for their suite only.
 [[ " $suites " == *" kunit-modules "* ]] &&
 	mapfile -t -O "${#wanted_modules[@]}" wanted_modules < <(grep -v '^#' "$top/tests/selftests/kunit-modules/modules")
@@ -49,8 +51,8 @@ programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/s
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
 # iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
-# The io-trace suite: util-linux losetup (--direct-io).
-programs+=(/sbin/losetup)
+# The io-trace suite: util-linux losetup (--direct-io), mdadm (md raid1).
+programs+=(/sbin/losetup /usr/sbin/mdadm)
 # The taskstats suite: util-linux chrt (a SCHED_FIFO busy loop).
 programs+=(/usr/bin/chrt)
 # The io-bpftrace suite and the io-trace benchmark: bpftrace, only in their
@@ -58,6 +60,14 @@ programs+=(/usr/bin/chrt)
 bpftrace=0
 [[ " $suites " == *" io-bpftrace "* || " $suites " == *" bench/io-trace "* ]] && bpftrace=1
 ((bpftrace)) && programs+=(/usr/bin/bpftrace)
+# A kernel NFS server's user space, only for the suites that mount NFS over
+# loopback (tests/selftests/lib-nfs.sh): rpc.mountd and exportfs (exports),
+# nfsdcld (nfsd's client database: no grace period). No rpc.nfsd, rpcbind
+# or mount.nfs: NFSv4 only, nfsd set up through /proc/fs/nfsd, the client
+# mounted with the kernel's own option parser.
+case " $suites " in
+*" io-trace "* | *" nfs-setup "*) programs+=(/usr/sbin/rpc.mountd /usr/sbin/exportfs /usr/sbin/nfsdcld) ;;
+esac
 # iostat -x beside iotally report -x (demo and iotally suites).
 programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source (taskstats suite).

@@ -15,9 +15,11 @@
 #include <linux/kdev_t.h>
 #include <linux/tracepoint.h>
 
-int io_trace_reg(void);
-void io_trace_unreg(void);
-
+/*
+ * The events are declared as io_start... so that their C symbols are
+ * unique; block/io-trace.c gives them the spec's names (start, done,
+ * wait_start, wait_done) before tracefs shows them.
+ */
 DECLARE_EVENT_CLASS(io_class,
 		    TP_PROTO(const struct io_trace_info *info),
 		    TP_ARGS(info),
@@ -38,7 +40,12 @@ DECLARE_EVENT_CLASS(io_class,
 				     __field(s64, offset)
 				     __array(char, fstype, 16)
 				     __field(int, oflags)
-				     __string(path, info->path ? info->path : "")),
+				     __string(path, info->path ?: "")
+				     __string(name, io_trace_name(info))
+				     __string_len(dirname, info->path ?: "",
+						  io_trace_dirname_len(info->path))
+				     __string(mount, info->mount ?: "")
+				     __string(fspath, info->fspath ?: "")),
 		    TP_fast_assign(__entry->dev = info->dev;
 				   __entry->sector = info->sector;
 				   __entry->lsector = info->lsector;
@@ -49,9 +56,9 @@ DECLARE_EVENT_CLASS(io_class,
 				   __entry->end_io = info->end_io;
 				   __entry->error = info->error;
 				   __entry->resid = info->resid;
-				   io_trace_fill_disk(__entry->disk, sizeof(__entry->disk),
-						      __entry->driver, sizeof(__entry->driver),
-						      info->bdev);
+				   io_trace_fill_dev(__entry->disk, sizeof(__entry->disk),
+						     __entry->driver, sizeof(__entry->driver),
+						     info);
 				   __entry->fsdev = info->fsdev;
 				   __entry->ino = info->ino;
 				   __entry->offset = info->offset;
@@ -59,8 +66,12 @@ DECLARE_EVENT_CLASS(io_class,
 					       info->fstype ? info->fstype : "<none>",
 					       sizeof(__entry->fstype));
 				   __entry->oflags = info->oflags;
-				   __assign_str(path);),
-		    TP_printk("%d,%d %s %llu + %u (%llu) flags=0x%x opf=0x%x disk=%s driver=%s end_io=%ps error=%d resid=%u fs=%d,%d fstype=%s ino=%llu off=%lld oflags=0x%x path=%s",
+				   __assign_str(path);
+				   __assign_str(name);
+				   __assign_str(dirname);
+				   __assign_str(mount);
+				   __assign_str(fspath);),
+		    TP_printk("%d,%d %s %llu + %u (%llu) flags=0x%x opf=0x%x disk=%s driver=%s end_io=%ps error=%d resid=%u fs=%d,%d fstype=%s ino=%llu off=%lld oflags=0x%x mount=%s fspath=%s name=%s dirname=%s path=%s",
 			      MAJOR(__entry->dev), MINOR(__entry->dev), __entry->rwbs,
 			      __entry->sector, __entry->bytes, __entry->lsector,
 			      __entry->flags, __entry->opf,
@@ -68,19 +79,20 @@ DECLARE_EVENT_CLASS(io_class,
 			      __entry->error, __entry->resid,
 			      MAJOR(__entry->fsdev), MINOR(__entry->fsdev),
 			      __entry->fstype, __entry->ino, __entry->offset,
-			      __entry->oflags, __get_str(path)));
+			      __entry->oflags, __get_str(mount), __get_str(fspath),
+			      __get_str(name), __get_str(dirname), __get_str(path)));
 
-DEFINE_EVENT_FN(io_class, start, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_reg, io_trace_unreg);
+DEFINE_EVENT(io_class, io_start, TP_PROTO(const struct io_trace_info *info),
+	     TP_ARGS(info));
 
-DEFINE_EVENT_FN(io_class, done, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_reg, io_trace_unreg);
+DEFINE_EVENT(io_class, io_done, TP_PROTO(const struct io_trace_info *info),
+	     TP_ARGS(info));
 
-DEFINE_EVENT_FN(io_class, wait_start, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_reg, io_trace_unreg);
+DEFINE_EVENT(io_class, io_wait_start, TP_PROTO(const struct io_trace_info *info),
+	     TP_ARGS(info));
 
-DEFINE_EVENT_FN(io_class, wait_done, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_reg, io_trace_unreg);
+DEFINE_EVENT(io_class, io_wait_done, TP_PROTO(const struct io_trace_info *info),
+	     TP_ARGS(info));
 
 #endif /* _TRACE_IO_H */
 

@@ -5,16 +5,18 @@
 # bpftrace on the io trace events, print what the spec says they print:
 # iosnoop (device, file, R/W per I/O), the same with milliseconds, whoio
 # (bytes by device, application and pid) and the throughput of each device
-# (KB/s histograms).  ext4 on dm-linear on a null_blk disk whose
-# completions come 0.5 ms after submission.
+# (KB/s histograms).  ext4 on dm-linear on a null_blk disk (nullb1) whose
+# completions come 0.5 ms after submission; nullb0, the same kind of disk,
+# is written raw.  The events fire for every device of the stack: dm-linear
+# and the disk under it.
 . ../lib.sh
 
 T=/tmp/io-bpftrace
 mkdir -p $T /mnt/a
 DD=/usr/bin/dd
-modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
+modprobe null_blk nr_devices=2 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
 	completion_nsec=500000 submit_queues=1 || bail "modprobe null_blk"
-dmsetup create --noudevsync iofs --table "0 262144 linear /dev/nullb0 0" || bail "dm-linear"
+dmsetup create --noudevsync iofs --table "0 262144 linear /dev/nullb1 0" || bail "dm-linear"
 /sbin/mke2fs -q -F -t ext4 -b 4096 /dev/mapper/iofs || bail "mkfs.ext4"
 echo 0 >/proc/sys/vm/dirty_writeback_centisecs
 mount -t ext4 -o commit=600 /dev/mapper/iofs /mnt/a || bail "mount"
@@ -44,8 +46,10 @@ bt_end iosnoop
 check_eq "iosnoop: the spec's header" "    DEVICE                                                       FILE RW" \
 	"$(sed -n 2p $T/iosnoop.out)"
 check_eq "iosnoop: the two direct writes, named" 2 \
-	"$(grep -cE "^ *$DM +/dir/snoop.bin +W\$" $T/iosnoop.out)"
-check_cmp "iosnoop: the read back, named" -gt "$(grep -cE "^ *$DM +/dir/snoop.bin +R\$" $T/iosnoop.out)" 0
+	"$(grep -cE "^ *$DM +/mnt/a/dir/snoop.bin +W\$" $T/iosnoop.out)"
+check_eq "iosnoop: and on the disk under dm-linear" 2 \
+	"$(grep -cE "^ *nullb1 +/mnt/a/dir/snoop.bin +W\$" $T/iosnoop.out)"
+check_cmp "iosnoop: the read back, named" -gt "$(grep -cE "^ *$DM +/mnt/a/dir/snoop.bin +R\$" $T/iosnoop.out)" 0
 check_cmp "iosnoop: metadata is <none>" -gt "$(grep -cE "^ *$DM +<none> +[RW]\$" $T/iosnoop.out)" 0
 
 # --- the same with milliseconds ---
@@ -55,7 +59,7 @@ bt_end iotime
 check_eq "iotime: the spec's header" "    DEVICE                                                       FILE RW      MS" \
 	"$(sed -n 2p $T/iotime.out)"
 check_eq "iotime: three writes, named, each at least 0.5 ms" "3 3" \
-	"$(awk -v dm="$DM" '$1 == dm && $2 == "/dir/time.bin" && $3 == "W" && $4 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ {
+	"$(awk -v dm="$DM" '$1 == dm && $2 == "/mnt/a/dir/time.bin" && $3 == "W" && $4 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ {
 		n++; if ($4 >= 0.5) slow++ } END { print n + 0, slow + 0 }' $T/iotime.out)"
 
 # --- whoio.d: bytes by device, application and pid ---
@@ -69,6 +73,8 @@ bt_end whoio
 check_match "whoio: the spec's header" "^    DEVICE                  APP        PID           BYTES\$" "$(cat $T/whoio.out)"
 check_eq "whoio: dd's 256 KiB on its device, under its pid" "@[$DM, dd, $ddpid]: 262144" \
 	"$(grep "^@\[$DM, dd, $ddpid\]" $T/whoio.out)"
+check_eq "whoio: and on the disk under it, sent down in dd's task" "@[nullb1, dd, $ddpid]: 262144" \
+	"$(grep "^@\[nullb1, dd, $ddpid\]" $T/whoio.out)"
 
 # --- throughput: KB/s per device, while copying from one to the other ---
 # A file of the ext4 (on $DM) copied to the raw disk beyond the file
@@ -103,6 +109,9 @@ check_eq "throughput: no write to nullb0 beyond the bucket [64K, 128K) KB/s" "" 
 	"$(hist_rows nullb0 | awk '$1 >= 131072 && $2 > 0')"
 check_cmp "throughput: $DM has a histogram of the reads of the copy" -gt \
 	"$(hist_rows "$DM" | awk '{ n += $2 } END { print n + 0 }')" 0
+check_eq "throughput: nullb1, under $DM, as many reads as $DM" \
+	"$(hist_rows "$DM" | awk '{ n += $2 } END { print n + 0 }')" \
+	"$(hist_rows nullb1 | awk '{ n += $2 } END { print n + 0 }')"
 check_eq "throughput: every row is a power-of-two bucket of KB/s with its count and bar" "" \
 	"$(awk '/^@\[/ { on = 1; next } /^@/ || /^$/ { on = 0 } on' $T/throughput.out |
 		grep -vE '^\[([0-9]+[KMG]?\]|[0-9]+[KMG]?, [0-9]+[KMG]?\)) +[0-9]+ \|[@ ]*\|$')"

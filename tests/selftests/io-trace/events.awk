@@ -2,7 +2,7 @@
 #
 # One io event of a tracefs "trace" file per line, as '|'-separated fields:
 #   ev|pid|comm|dev|rwbs|sector|bytes|lsector|flags|disk|driver|error|resid|
-#   fsdev|fstype|ino|off|oflags|path|line
+#   fsdev|fstype|ino|off|oflags|path|line|mount|fspath|name|dirname
 # (line: the event's position in the trace, which is in time order).
 {
 	i = index($0, " [")
@@ -35,5 +35,6 @@
 	print ev "|" pid "|" comm "|" $(e + 1) "|" $(e + 2) "|" $(e + 3) "|" $(e + 5) "|" \
 		lsector "|" kv["flags"] "|" kv["disk"] "|" kv["driver"] "|" kv["error"] "|" \
 		kv["resid"] "|" kv["fs"] "|" kv["fstype"] "|" kv["ino"] "|" kv["off"] "|" \
-		kv["oflags"] "|" path "|" ln
+		kv["oflags"] "|" path "|" ln "|" kv["mount"] "|" kv["fspath"] "|" \
+		kv["name"] "|" kv["dirname"]
 }

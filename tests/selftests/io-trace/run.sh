@@ -12,9 +12,14 @@
 # the ext4.  Each phase runs a known workload with every io event on in a
 # tracefs instance of its own and checks what the events say: every
 # io:start has exactly one io:done with the same device, sector and size;
-# file names, offsets, open flags and file systems; waits that pair up in
-# the task that waits, after the io:start of what it waits for; no second
-# io:start or io:done for split or merged I/O.
+# file names (full paths, names, directories, mounts), offsets, open flags
+# and file systems; waits that pair up in the task that waits, after the
+# io:start of what it waits for; no second io:start or io:done for split
+# or merged I/O; and every layer: the disk under dm-linear, dm-crypt and
+# a loop device fires for the bios sent to it, with the same file; so do
+# the pool's data device under dm-thin and the legs under md raid1. NFS
+# READ and WRITE RPCs fire for the server, to a kernel NFS server in the
+# same guest.
 . ../lib.sh
 
 T=/tmp/io-trace
@@ -100,7 +105,8 @@ trace_end() {
 # sel FILE AWK-CONDITION: the selected events of FILE (fields as named in
 # events.awk: $1 ev, $2 pid, $3 comm, $4 dev, $5 rwbs, $6 sector, $7 bytes,
 # $8 lsector, $9 flags, $10 disk, $11 driver, $12 error, $13 resid, $14 fsdev,
-# $15 fstype, $16 ino, $17 off, $18 oflags, $19 path, $20 line)
+# $15 fstype, $16 ino, $17 off, $18 oflags, $19 path, $20 line, $21 mount,
+# $22 fspath, $23 name, $24 dirname)
 sel() { awk -F'|' "$HEX $2" "$1"; }
 HEX='function hex(s,  i, n) { n = 0; sub(/^0x/, "", s)
 	for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -117,10 +123,11 @@ pairs() {
 		"$(sel $T/$1 '$1 == "done" && ($12 != 0 || $13 != 0)')"
 }
 # waits FILE NAME: in every task, wait_start and wait_done alternate, the
-# done repeating its start's buffer and file, and none is left open
+# done repeating its start's buffer and file (io:wait_done names nothing:
+# device, sector, size, inode and offset), and none is left open
 waits() {
 	check_eq "$2: waits pair up in the waiting task" "" "$(sel $T/$1 '
-		{ key = $4 " " $6 " " $7 " " $19 }
+		{ key = $4 " " $6 " " $7 " " $16 " " $17 }
 		$1 == "wait_start" { if ($2 in open) print "nested wait in " $2; open[$2] = key }
 		$1 == "wait_done" { if (!($2 in open)) print "wait_done without wait_start in " $2
 			else if (open[$2] != key)
@@ -134,58 +141,91 @@ drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 for ev in start "done" wait_start wait_done; do
 	check_ok "io:$ev has a format" cat $TR/events/io/$ev/format
 	for f in dev sector lsector bytes flags opf rwbs end_io error resid disk driver \
-		fsdev ino offset fstype oflags path; do
+		fsdev ino offset fstype oflags path name dirname mount fspath; do
 		echo "$out" | grep -q "field:.* $f\(\[[0-9]*\]\)\{0,1\};" ||
 			fail "io:$ev has field $f" "$out"
 	done
 done
-check_match "path is a dynamic string" '__data_loc char\[\] path' \
-	"$(cat $TR/events/io/start/format)"
+for f in path name dirname mount fspath; do
+	check_match "$f is a dynamic string" "__data_loc char\\[\\] $f;" \
+		"$(cat $TR/events/io/start/format)"
+done
+check_eq "the events' names are the spec's" "done start wait_done wait_start" \
+	"$(for d in $TR/events/io/*/; do basename "$d"; done | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # --- Buffered writes of a known file, fsync: page-cache I/O, named ---
+# fsync() gives the writeback its struct file: the full path and the open
+# flags. dm-linear maps sector for sector: the disk under it fires for the
+# same sectors, sizes and file.
+K=/mnt/a/dir/known.bin
 trace_begin
-$DD if=/dev/urandom of=/mnt/a/dir/known.bin bs=64k count=4 conv=fsync status=none
+$DD if=/dev/urandom of=$K bs=64k count=4 conv=fsync status=none
 trace_end buffered-write
 pairs buffered-write "buffered write"
 F=$T/buffered-write
+ON_FS='$4 == "'"$FS_DEV"'"'
+ON_NULLB='$4 == "'"$NULLB_DEV"'"'
 check_eq "buffered write: the file's bytes are written once, named" 262144 \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" && $5 ~ /W/ { s += $7 }
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$K'" && $5 ~ /W/ { s += $7 }
 		END { print s + 0 }')"
 check_eq "buffered write: offsets cover the file exactly" "0 262144" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $17, $17 + $7 }' | sort -n |
-		awk 'NR == 1 { lo = $1; hi = $2; next } $1 == hi { hi = $2 } END { print lo, hi }')"
-check_eq "buffered write: fs, device and type of the file" "$FS_DEV ext4 $FS_DEV" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $14, $15, $4 }' | sort -u)"
-check_eq "buffered write: PAGEIO, WRITE, no struct file" "0x110 0xffffffff" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" {
-		printf "0x%x %s\n", and(hex($9), 0x130), $18 }' | sort -u)"
-check_eq "buffered write: the inode number" "$(stat -c %i /mnt/a/dir/known.bin)" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { print $16 }' | sort -u)"
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$K'" { print $17, $17 + $7 }' |
+		sort -n | awk 'NR == 1 { lo = $1; hi = $2; next } $1 == hi { hi = $2 }
+			END { print lo, hi }')"
+check_eq "buffered write: fs and type of the file" "$FS_DEV ext4" \
+	"$(sel $F '$1 == "start" && $19 == "'$K'" { print $14, $15 }' | sort -u)"
+check_eq "buffered write: PAGEIO, WRITE, dd's open flags (O_WRONLY)" "0x110 1" \
+	"$(sel $F '$1 == "start" && $19 == "'$K'" {
+		printf "0x%x %d\n", and(hex($9), 0x130), and(hex($18), 3) }' | sort -u)"
+check_eq "buffered write: the inode number" "$(stat -c %i $K)" \
+	"$(sel $F '$1 == "start" && $19 == "'$K'" { print $16 }' | sort -u)"
+check_eq "buffered write: mount, path in the file system, name, directory" \
+	"/mnt/a /dir/known.bin known.bin /mnt/a/dir" \
+	"$(sel $F '$1 == "start" && $19 == "'$K'" { print $21, $22, $23, $24 }' | sort -u)"
 check_cmp "fsync: metadata (the journal) is <none>" -gt \
-	"$(sel $F '$1 == "start" && $19 == "<none>" && $4 == "'"$FS_DEV"'"' | wc -l)" 0
-check_cmp "fsync: a flush or FUA write" -gt "$(sel $F '$1 == "start" && $5 ~ /F/' | wc -l)" 0
-check_eq "buffered write: nothing on the devices under dm fires" "" \
-	"$(sel $F '$4 == "'"$NULLB_DEV"'"')"
+	"$(sel $F '$1 == "start" && $19 == "<none>" && '"$ON_FS"'' | wc -l)" 0
+check_eq "fsync: <none> has no name, directory, mount or file system" \
+	"<none> <none> <none> <none> <none> -1 0" \
+	"$(sel $F '$1 == "start" && $19 == "<none>" { print $21, $22, $23, $24, $15, $17, $16 }' |
+		sort -u)"
+# null_blk has no volatile write cache: submit_bio_noacct() strips the
+# journal's preflush and FUA before the bio enters a queue
+check_eq "fsync: no flush or FUA reaches disks without a write cache" "" \
+	"$(sel $F '$1 == "start" && $5 ~ /F/')"
+check_eq "buffered write: the disk under dm-linear fires for the same sectors, sizes and file" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$K'" { print $6, $7, $17 }' | sort)" \
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { print $6, $7, $17 }' | sort)"
+check_eq "buffered write: the disk's events name the disk and its driver" "nullb0 null_blk" \
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' { print $10, $11 }' | sort -u)"
 
 # --- Buffered reads after dropping the cache: named, offsets, waits ---
 drop_caches
 trace_begin
-cat /mnt/a/dir/known.bin >/dev/null
+cat $K >/dev/null
 trace_end buffered-read
 pairs buffered-read "buffered read"
 F=$T/buffered-read
-check_eq "buffered read: the file's bytes are read once" 262144 \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" { s += $7 } END { print s + 0 }')"
+# Readahead gives its bios cat's struct file: the full path
+check_eq "buffered read: the file's bytes are read once, named" 262144 \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$K'" { s += $7 } END { print s + 0 }')"
 check_eq "buffered read: READ, PAGEIO" "0x50" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/known.bin" {
+	"$(sel $F '$1 == "start" && $19 == "'$K'" {
 		printf "0x%x\n", and(hex($9), 0x170) }' | sort -u)"
+check_eq "buffered read: the disk under dm-linear reads the same bytes of the file" 262144 \
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { s += $7 }
+		END { print s + 0 }')"
 waits buffered-read "buffered read"
+# A folio wait knows the inode, not the mount: the path in the file system
 check_cmp "buffered read: cat waits for the file's folios" -gt \
-	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $19 == "/dir/known.bin"' | wc -l)" 0
+	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $22 == "/dir/known.bin"' | wc -l)" 0
+check_eq "buffered read: a folio wait outside the root file system: path and mount <unknown>" \
+	"<unknown> <unknown> known.bin <unknown>" \
+	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $22 == "/dir/known.bin" {
+		print $19, $21, $23, $24 }' | sort -u)"
 check_eq "buffered read: every wait of cat comes after an io:start of its file" "" \
-	"$(sel $F '$1 == "start" && !($19 in first) { first[$19] = $20 }
+	"$(sel $F '$1 == "start" && !($22 in first) { first[$22] = $20 }
 		$1 == "wait_start" && $3 == "cat" &&
-			!($19 in first && first[$19] < $20) { print }')"
+			!($22 in first && first[$22] < $20) { print }')"
 
 # --- O_DIRECT: the submitter names the file, never the pages ---
 trace_begin
@@ -194,18 +234,26 @@ $DD if=/mnt/a/dir/direct.bin of=/dev/null bs=64k count=1 skip=2 iflag=direct sta
 trace_end direct
 pairs direct "O_DIRECT"
 F=$T/direct
+D=/mnt/a/dir/direct.bin
 check_eq "O_DIRECT: write and read named, at offset 128 KiB, 64 KiB each" \
 	"131072 65536 R
 131072 65536 W" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" {
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$D'" {
+		print $17, $7, substr($5, 1, 1) }' | sort)"
+check_eq "O_DIRECT: the disk under dm-linear, named after dd's file too" \
+	"131072 65536 R
+131072 65536 W" \
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$D'" {
 		print $17, $7, substr($5, 1, 1) }' | sort)"
 check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" {
+	"$(sel $F '$1 == "start" && $19 == "'$D'" {
 		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
+check_eq "O_DIRECT: io:done cannot name a direct I/O's file: no inode, offset -1" "0 -1" \
+	"$(sel $F '$1 == "done" && and(hex($9), 0x20) { print $16, $17 }' | sort -u)"
 waits direct "O_DIRECT"
 check_eq "O_DIRECT: dd waits for its read and its write, named, after their io:start" "R W" \
-	"$(sel $F '$1 == "start" && $19 == "/dir/direct.bin" { seen[$2] = $20 }
-		$1 == "wait_start" && $3 == "dd" && $19 == "/dir/direct.bin" &&
+	"$(sel $F '$1 == "start" && $19 == "'$D'" { seen[$2] = $20 }
+		$1 == "wait_start" && $3 == "dd" && $19 == "'$D'" &&
 			($2 in seen) && seen[$2] < $20 { print substr($5, 1, 1) }' |
 		sort -u | tr '\n' ' ' | sed 's/ $//')"
 
@@ -234,8 +282,9 @@ done $NULLB_DEV $RAW_SECTOR 1048576" \
 	"$(sel $T/split '($1 == "start" || $1 == "done") && $4 == "'"$NULLB_DEV"'" {
 		print $1, $4, $6, $7 }')"
 check_eq "split: the block device file is named with its offset" \
-	"/nullb0 devtmpfs $((RAW_SECTOR * 512))" \
-	"$(sel $T/split '$1 == "start" && $4 == "'"$NULLB_DEV"'" { print $19, $15, $17 }')"
+	"/dev/nullb0 devtmpfs $((RAW_SECTOR * 512)) /dev /nullb0 nullb0 /dev" \
+	"$(sel $T/split '$1 == "start" && $4 == "'"$NULLB_DEV"'" {
+		print $19, $15, $17, $21, $22, $23, $24 }')"
 merges0=$(awk '{ print $6 }' /sys/block/nullb0/stat)
 trace_begin
 fio --name=merge --filename=$NULLB --rw=write --bs=4k --size=256k \
@@ -260,9 +309,19 @@ check_eq "dm-crypt: the bytes written and read" "R 262144
 W 262144" \
 	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { b[substr($5, 1, 1)] += $7 }
 		END { for (k in b) print k, b[k] }' | sort)"
-check_eq "dm-crypt: its clones to the disk below fire nothing" "" \
-	"$(sel $T/crypt '$4 == "'"$NULLB_DEV"'"')"
-check_eq "dm-crypt: the device file is named" "/mapper/iocrypt" \
+check_eq "dm-crypt: the disk below reads and writes the same bytes" "R 262144
+W 262144" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$NULLB_DEV"'" { b[substr($5, 1, 1)] += $7 }
+		END { for (k in b) print k, b[k] }' | sort)"
+check_eq "dm-crypt: the disk below, in the range of the crypt device" "" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$NULLB_DEV"'" &&
+		($6 < '$FS_SECTORS' || $6 + $7 / 512 > '$((FS_SECTORS + CRYPT_SECTORS))')')"
+# Reads are cloned in dd's task: the same file; writes are encrypted into
+# dm-crypt's own pages by its workers: no file's pages
+check_eq "dm-crypt: the disk below reads for the device file" "/dev/mapper/iocrypt" \
+	"$(sel $T/crypt '$1 == "start" && $4 == "'"$NULLB_DEV"'" && $5 ~ /R/ { print $19 }' |
+		sort -u)"
+check_eq "dm-crypt: the device file is named" "/dev/mapper/iocrypt" \
 	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" { print $19 }' | sort -u)"
 check_eq "dm-crypt: the disk and driver" "dm dm" \
 	"$(sel $T/crypt '$1 == "start" && $4 == "'"$CRYPT_DEV"'" {
@@ -280,15 +339,181 @@ trace_end loop
 pairs loop "loop"
 F=$T/loop
 check_eq "loop: the upper file on the loop device" "$LOOP_DEV 131072" \
-	"$(sel $F '$1 == "start" && $19 == "/upper.bin" { d = $4; s += $7 }
+	"$(sel $F '$1 == "start" && $19 == "/mnt/up/upper.bin" { d = $4; s += $7 }
 		END { print d, s + 0 }')"
 check_cmp "loop: the lower I/O is the backing file's, named by the loop worker's direct I/O" -gt \
-	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/loop.img" &&
+	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/mnt/a/loop.img" &&
 		$18 != "0xffffffff"' | wc -l)" 0
-check_eq "loop: no upper name on the lower device" "" \
-	"$(sel $F '$4 == "'"$FS_DEV"'" && $19 == "/upper.bin"')"
+check_eq "loop: the backing file's I/O reaches the disk under dm-linear, same bytes" \
+	"$(sel $F '$1 == "start" && $4 == "'"$FS_DEV"'" && $19 == "/mnt/a/loop.img" { s += $7 }
+		END { print s + 0 }')" \
+	"$(sel $F '$1 == "start" && $4 == "'"$NULLB_DEV"'" && $19 == "/mnt/a/loop.img" { s += $7 }
+		END { print s + 0 }')"
+check_eq "loop: no upper name below the loop device" "" \
+	"$(sel $F '$4 != "'"$LOOP_DEV"'" && $19 == "/mnt/up/upper.bin"')"
 umount /mnt/up
 /sbin/losetup -d $LOOP
+
+# Each stacked device below is built on dm-linear pieces of the null_blk
+# disk (from 640 MiB on, which nothing above touches): three layers fire
+# for one bio, the top device, the dm-linear piece and null_blk.
+# stack_bytes FILE DEV RW: the bytes of the io:start events of DEV for
+# reads (R) or writes (W)
+stack_bytes() {
+	sel $T/$1 '$1 == "start" && $4 == "'"$2"'" && substr($5, 1, 1) == "'$3'" { s += $7 }
+		END { print s + 0 }'
+}
+# piece NAME START SECTORS: a dm-linear piece of the null_blk disk
+piece() {
+	dmsetup create --noudevsync "$1" --table "0 $3 linear $NULLB $2" || bail "dm-linear $1"
+}
+
+# --- dm-thin: the pool's data device fires for the thin device's bios ---
+# 64 KiB blocks, written whole: no zeroing. conv=fsync flushes the thin
+# device, which commits the pool's metadata then and not on its timer.
+piece iothinmeta 1310720 16384
+piece iothindata 1327104 131072
+POOL_ARGS="/dev/mapper/iothinmeta /dev/mapper/iothindata 128 0 1 skip_block_zeroing"
+dmsetup create --noudevsync iopool --table "0 131072 thin-pool $POOL_ARGS" || bail "thin-pool"
+dmsetup message iopool 0 "create_thin 0" || bail "create_thin"
+dmsetup create --noudevsync iothin --table "0 65536 thin /dev/mapper/iopool 0" || bail "thin"
+THIN_DEV=$(devno "$(dmname iothin)")
+THINDATA_DEV=$(devno "$(dmname iothindata)")
+trace_begin
+$DD if=/dev/urandom of=/dev/mapper/iothin bs=64k count=4 oflag=direct conv=fsync status=none
+$DD if=/dev/mapper/iothin of=/dev/null bs=256k count=1 iflag=direct status=none
+trace_end thin
+pairs thin "dm-thin"
+for rw in W R; do
+	check_eq "dm-thin: the thin device's $rw bytes" 262144 "$(stack_bytes thin "$THIN_DEV" $rw)"
+	check_eq "dm-thin: the pool's data device fires for the same $rw bytes" 262144 \
+		"$(stack_bytes thin "$THINDATA_DEV" $rw)"
+done
+# Reads of provisioned blocks are remapped in dd's task: the same file
+check_eq "dm-thin: the data device reads for the thin device's file" "/dev/mapper/iothin" \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$THINDATA_DEV"'" && $5 ~ /R/ { print $19 }' |
+		sort -u)"
+check_eq "dm-thin: null_blk reads the same bytes as the data device above it" 262144 \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$NULLB_DEV"'" && $5 ~ /R/ &&
+		$6 >= 1327104 && $6 < 1458176 { s += $7 } END { print s + 0 }')"
+dmsetup remove iothin
+dmsetup remove iopool
+dmsetup remove iothindata
+dmsetup remove iothinmeta
+
+# --- md raid1: each mirror leg fires for a write, one leg for a read ---
+# No superblock (--build) and no resync (--assume-clean): no I/O of md's
+# own that could start or end outside a phase.
+piece ioleg0 1458176 65536
+piece ioleg1 1523712 65536
+LEG0_DEV=$(devno "$(dmname ioleg0)")
+LEG1_DEV=$(devno "$(dmname ioleg1)")
+MDADM_NO_UDEV=1 /usr/sbin/mdadm --build /dev/md9 --run --assume-clean --level=1 \
+	--raid-devices=2 /dev/mapper/ioleg0 /dev/mapper/ioleg1 >/dev/null 2>&1 ||
+	bail "mdadm --build"
+MD_DEV=$(devno md9)
+# The first open of md9 scans it for partitions (md disks may have them):
+# a read of its own, before the phase.
+$DD if=/dev/md9 of=/dev/null bs=4k count=1 status=none
+trace_begin
+$DD if=/dev/urandom of=/dev/md9 bs=64k count=4 oflag=direct status=none
+$DD if=/dev/md9 of=/dev/null bs=256k count=1 iflag=direct status=none
+trace_end md
+pairs md "md raid1"
+check_eq "md raid1: the md device's bytes" "262144 262144" \
+	"$(stack_bytes md "$MD_DEV" W) $(stack_bytes md "$MD_DEV" R)"
+check_eq "md raid1: each leg writes the md device's bytes" "262144 262144" \
+	"$(stack_bytes md "$LEG0_DEV" W) $(stack_bytes md "$LEG1_DEV" W)"
+check_eq "md raid1: the legs together read the md device's bytes" 262144 \
+	"$(($(stack_bytes md "$LEG0_DEV" R) + $(stack_bytes md "$LEG1_DEV" R)))"
+check_eq "md raid1: null_blk writes both copies" 524288 "$(stack_bytes md "$NULLB_DEV" W)"
+check_eq "md raid1: the md device's disk and driver" "md9 md" \
+	"$(sel $T/md '$1 == "start" && $4 == "'"$MD_DEV"'" { print $10, $11 }' | sort -u)"
+# raid1 sends reads down in dd's task: the same file
+check_eq "md raid1: the legs read for the md device's file" "/dev/md9" \
+	"$(sel $T/md '$1 == "start" && ($4 == "'"$LEG0_DEV"'" || $4 == "'"$LEG1_DEV"'") &&
+		$5 ~ /R/ { print $19 }' | sort -u)"
+/usr/sbin/mdadm --stop /dev/md9 >/dev/null 2>&1
+dmsetup remove ioleg0
+dmsetup remove ioleg1
+
+# --- NFS: READ and WRITE RPCs fire for the server, nothing else does ---
+# A kernel NFS server exports a directory of the ext4 above; the client
+# mounts it over loopback. The client's RPCs fire with the mount's device
+# and the server as the disk; the server's own writes to the ext4 fire
+# below, for its file.
+. ../lib-nfs.sh
+mkdir -p /mnt/a/export /mnt/nfs
+nfs_server_start /mnt/a/export
+nfs_mount /mnt/nfs rsize=65536,wsize=65536
+NFS_DEV=$(awk '$5 == "/mnt/nfs" { sub(":", ",", $3); print $3 }' /proc/self/mountinfo)
+[ -n "$NFS_DEV" ] || bail "cannot find the NFS mount's device"
+N=/mnt/nfs/dir
+mkdir -p $N
+ON_NFS='$4 == "'"$NFS_DEV"'"'
+trace_begin
+$DD if=/dev/urandom of=$N/direct.bin bs=64k count=2 oflag=direct status=none
+$DD if=$N/direct.bin of=/dev/null bs=64k count=2 iflag=direct status=none
+$DD if=/dev/urandom of=$N/buffered.bin bs=64k count=4 conv=fsync status=none
+$DD if=/dev/urandom of=$N/osync.bin bs=64k count=1 oflag=sync status=none
+ls -l $N >/dev/null
+trace_end nfs-write
+pairs nfs-write "NFS"
+F=$T/nfs-write
+check_eq "NFS: O_DIRECT writes and reads the file's bytes, named, at their offsets" \
+	"0 65536 R
+0 65536 W
+65536 65536 R
+65536 65536 W" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/direct.bin" {
+		print $17, $7, substr($5, 1, 1) }' | sort -n)"
+check_eq "NFS: O_DIRECT is PHYS, with O_DIRECT in the open flags" "0x20 0x4000" \
+	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" {
+		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
+# The client's writeback: in dd's fsync() (named after dd's file) or by the
+# flusher before it (named after the inode: the path in the file system)
+check_eq "NFS: the buffered write: the file's bytes, PAGEIO" "262144 0x10" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" {
+		s += $7; f[sprintf("0x%x", and(hex($9), 0x30))] }
+		END { for (x in f) print s + 0, x }')"
+check_eq "NFS: the buffered write: fsync names the full path, the flusher the inode's" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" &&
+		!($19 == "'$N'/buffered.bin" && $21 == "/mnt/nfs") &&
+		!($19 == "<unknown>" && $21 == "<unknown>") { print }')"
+check_eq "NFS: O_SYNC: the file's bytes; where named, O_SYNC in the open flags" "65536 " \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/osync.bin" { s += $7
+		if ($19 == "'$N'/osync.bin" && and(hex($18), 0x101000) != 0x101000) bad = bad " " $18 }
+		END { print s + 0, bad }')"
+check_eq "NFS: the server is the disk, nfs the driver, nfs4 the file system" \
+	"127.0.0.1 nfs nfs4" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' { print $10, $11, $15 }' | sort -u)"
+check_eq "NFS: no sector; the logical block is the file offset in sectors" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' &&
+		($6 != "18446744073709551615" || $8 * 512 != $17) { print }')"
+check_eq "NFS: direct I/O's mount, path in the file system, name and directory" \
+	"/mnt/nfs /dir/direct.bin direct.bin /mnt/nfs/dir" \
+	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" { print $21, $22, $23, $24 }' |
+		sort -u)"
+check_eq "NFS: io:done has the file's inode and offset" \
+	"$(stat -c %i $N/direct.bin) 0
+$(stat -c %i $N/direct.bin) 65536" \
+	"$(sel $F '$1 == "done" && '"$ON_NFS"' && and(hex($9), 0x20) && substr($5, 1, 1) == "R" {
+		print $16, $17 }' | sort -n -k2)"
+check_eq "NFS: only READ and WRITE fire: nothing for ls or any other RPC" "" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 !~ /^\/dir\/(direct|buffered|osync)\.bin$/')"
+check_cmp "NFS: the server's writes reach the ext4 below, for the exported file" -gt \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' &&
+		$19 == "/mnt/a/export/dir/buffered.bin" { s += $7 } END { print s + 0 }')" 0
+# Read back after dropping the caches: readahead names the file
+drop_caches
+trace_begin
+cat $N/buffered.bin >/dev/null
+trace_end nfs-read
+pairs nfs-read "NFS read"
+check_eq "NFS read: readahead reads the file's bytes, named" 262144 \
+	"$(sel $T/nfs-read '$1 == "start" && '"$ON_NFS"' && $19 == "'$N'/buffered.bin" &&
+		$5 ~ /R/ { s += $7 } END { print s + 0 }')"
+nfs_stop
 
 # --- iotally snoop: its own instance, lines, filters, JSON, summaries ---
 # snoop_start OUT ARGS...: iotally snoop in the background, once it traces
@@ -321,11 +546,13 @@ if command -v iotally >/dev/null; then
 	check_match "snoop: the header" \
 		"^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" \
 		"$(head -1 $T/snoop.lines)"
-	check_eq "snoop: one line per I/O, absolute names, only the files asked for" \
+	check_eq "snoop: one line per I/O and device, absolute names, only the files asked for" \
 		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
-dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
-		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop.lines)"
-	check_eq "snoop: latencies of at least the disk's 3 ms" 2 \
+dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
+dd nullb0 W 65536 /mnt/a/dir/snoop.bin
+dd nullb0 W 65536 /mnt/a/dir/snoop.bin" \
+		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop.lines | sort)"
+	check_eq "snoop: latencies of at least the disk's 3 ms" 4 \
 		"$(awk 'NR > 1 && $7 >= 3' $T/snoop.lines | wc -l)"
 
 	snoop_start snoop.json --json snoop --device nullb0
@@ -367,8 +594,8 @@ dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin" \
 	snoop_start snoop.lat snoop --summary latency --file /mnt/a/dir/snoop --duration 4
 	$DD if=/mnt/a/dir/snoop.bin of=/dev/null bs=64k count=2 iflag=direct status=none
 	wait $snpid
-	check_eq "snoop --summary latency --duration: a histogram of the file's 2 reads" \
-		" /mnt/a/dir/snoop.bin (latency, us) 2" \
+	check_eq "snoop --summary latency --duration: the file's 2 reads, on dm and on its disk" \
+		" /mnt/a/dir/snoop.bin (latency, us) 4" \
 		"$(awk '/latency, us/ { f = $0 } /\|/ { n += $NF }
 			END { print f, n }' $T/snoop.lat)"
 	check_fails "snoop: a bad summary is a usage error" "expected bytes, latency or waits" \

@@ -125,7 +125,7 @@ void snoop(Context& ctx, bool json, const SnoopOptions& o) {
             auto r = matcher.add_io(e);
             if (!r)
                 return;
-            std::string path = mounts.absolute(r->start.fsdev, r->start.path);
+            std::string path = mounts.name_of(r->start);
             if (!o.filter.match(*r, path))
                 return;
             if (o.summary == "bytes")
@@ -142,7 +142,7 @@ void snoop(Context& ctx, bool json, const SnoopOptions& o) {
         auto w = matcher.add_wait(e);
         if (!w)
             return;
-        std::string path = mounts.absolute(w->start.fsdev, w->start.path);
+        std::string path = mounts.name_of(w->start);
         if (!o.filter.match_wait(*w, path))
             return;
         if (o.summary == "waits")

@@ -89,6 +89,14 @@ MountTable MountTable::load(const std::string& path) {
     return parse(ss.str());
 }
 
+std::string MountTable::name_of(const IoEvent& e) const {
+    if (e.fspath.empty())
+        return absolute(e.fsdev, e.path);
+    if (!is_marker(e.path) || is_marker(e.fspath))
+        return e.path;
+    return absolute(e.fsdev, e.fspath);
+}
+
 std::string MountTable::absolute(std::uint32_t fsdev, const std::string& path) const {
     if (is_marker(path))
         return path;

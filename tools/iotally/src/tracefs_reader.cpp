@@ -202,6 +202,7 @@ std::size_t TraceReader::read(const std::function<void(const IoEvent&)>& fn) {
         e.fstype = d.str(rec, "fstype");
         e.oflags = static_cast<std::int32_t>(d.num(rec, "oflags"));
         e.path = d.str(rec, "path");
+        e.fspath = d.str(rec, "fspath");
         (*c->fn)(e);
         ++c->n;
         return 0;

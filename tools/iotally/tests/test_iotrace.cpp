@@ -156,6 +156,27 @@ TEST(MountTable, PathsBecomeAbsolute) {
     EXPECT_EQ(t.absolute(dm0, ""), "");
 }
 
+// Kernels with the fspath field give full paths where they know them
+TEST(MountTable, NameOfAnEvent) {
+    auto t = MountTable::parse("30 22 254:0 / /mnt/a rw - ext4 /dev/mapper/iofs rw\n");
+    IoEvent e;
+    e.fsdev = dm0;
+    e.path = "/mnt/a/dir/f";
+    e.fspath = "/dir/f";
+    EXPECT_EQ(t.name_of(e), "/mnt/a/dir/f");  // full: as it is
+    e.path = "<unknown>";
+    EXPECT_EQ(t.name_of(e), "/mnt/a/dir/f");  // mount unknown to the kernel
+    e.fspath = "<unknown>";
+    EXPECT_EQ(t.name_of(e), "<unknown>");
+    e.path = e.fspath = "<none>";
+    EXPECT_EQ(t.name_of(e), "<none>");
+    e.path = "/dir/f";  // a kernel without fspath: the path in its fs
+    e.fspath.clear();
+    EXPECT_EQ(t.name_of(e), "/mnt/a/dir/f");
+    e.path.clear();  // io:done
+    EXPECT_EQ(t.name_of(e), "");
+}
+
 TEST(BytesSummary, SumsByDeviceAppAndPid) {
     BytesSummary s;
     auto io = [](const char* disk, const char* comm, int pid, std::uint32_t bytes) {

@@ -51,7 +51,10 @@ struct IoEvent {
     std::int64_t offset = -1;
     std::string fstype;
     std::int32_t oflags = -1;
-    std::string path;  // in its file system; "<none>", "<unknown>"; empty at done
+    // The full path ("<none>", "<unknown>"; empty at done). Kernels before
+    // the fspath field gave the path in its file system here.
+    std::string path;
+    std::string fspath;  // in its file system; empty from kernels without it
 
     bool is_read() const { return flags & io_b_read; }
 };
@@ -72,6 +75,9 @@ class MountTable {
     static MountTable load(const std::string& path = "/proc/self/mountinfo");
     // "/dir/f" on the fs mounted at /mnt → "/mnt/dir/f"; names in <> as they are.
     std::string absolute(std::uint32_t fsdev, const std::string& path) const;
+    // The name users know of an event's file: its full path when the kernel
+    // knew it, else its path in its file system under its mount point.
+    std::string name_of(const IoEvent& e) const;
 
   private:
     std::map<std::uint32_t, std::string> mounts_;  // first mount of each device
