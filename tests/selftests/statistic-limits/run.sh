@@ -27,14 +27,17 @@ device_cost 200 || bail "cannot create and remove 200 dm-linear devices"
 check_eq "200 devices, all stopped: an interface each" 200 "$_dirs"
 check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_layer"
 # KASAN keeps freed objects in a quarantine it empties megabytes at a time:
-# there, /proc/meminfo's Slab and Percpu deltas over batches of 20 devices
-# are noise (once -3,911 B of Slab and 245 B of Percpu per device), so
-# only the traced per-CPU allocations, exact on any kernel, are checked.
+# there, /proc/meminfo's Slab delta over batches of 20 devices is noise
+# (once -3,911 B per device). Its Percpu line counts populated pages, which
+# the per-CPU allocator populates and depopulates on its own schedule (its
+# balance work), not per allocation: once 18 pages (368 B per device) more
+# with the exploiter on while the traced allocations of the same batches
+# differed by -10 B. So the per-CPU cost is asserted from the traced
+# allocations, exact on any kernel, and the Percpu delta only shown.
 if ! kasan_kernel; then
 	check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
-	check_cmp "stopped statistics: per-CPU memory per device < 200 B (Percpu, on minus off)" \
-		-lt "$cost_percpu" 200
 fi
+echo "# Percpu (populated pages), on minus off: $cost_percpu B per device"
 check_cmp "stopped statistics: per-CPU memory allocated per device < 200 B (tracepoints)" \
 	-lt "$cost_percpu_alloc" 200
 
