@@ -30,10 +30,12 @@ check_eq "stopped statistics: nothing charged to the layer per device" 0 "$cost_
 # there, /proc/meminfo's Slab delta over batches of 20 devices is noise
 # (once -3,911 B per device). Its Percpu line counts populated pages, which
 # the per-CPU allocator populates and depopulates on its own schedule (its
-# balance work), not per allocation: once 18 pages (368 B per device) more
-# with the exploiter on while the traced allocations of the same batches
-# differed by -10 B. So the per-CPU cost is asserted from the traced
-# allocations, exact on any kernel, and the Percpu delta only shown.
+# balance work), not per allocation, and where a transient allocation
+# lands depends on what the rest of the kernel holds: with NFS and md in
+# the configuration it read 18 pages (368 B per device) more with the
+# exploiter on, in every run, while the traced allocations of the same
+# batches differed by -10 B. So the per-CPU cost is asserted from the
+# traced allocations, exact on any kernel, and the Percpu delta shown.
 if ! kasan_kernel; then
 	check_cmp "their Slab, on minus off, is measured (> 0)" -gt "$cost_slab" 0
 fi
