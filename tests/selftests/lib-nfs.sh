@@ -74,20 +74,25 @@ nfs_server_start() {
 	# too: answer from files, never from a DNS server there is none of.
 	grep -q '^127.0.0.1' /etc/hosts 2>/dev/null ||
 		echo "127.0.0.1 localhost $(hostname)" >>/etc/hosts
-	[ -e /etc/nsswitch.conf ] || printf 'passwd: files\ngroup: files\nhosts: files\n' >/etc/nsswitch.conf
+	[ -e /etc/nsswitch.conf ] ||
+		printf 'passwd: files\ngroup: files\nhosts: files\n' >/etc/nsswitch.conf
 
 	ip link set lo up || _nfs_bail "cannot bring up loopback"
 	grep -q " $NFSD_FS nfsd " /proc/mounts ||
-		mount -t nfsd nfsd "$NFSD_FS" || _nfs_bail "mount -t nfsd nfsd $NFSD_FS (no CONFIG_NFSD?)"
+		mount -t nfsd nfsd "$NFSD_FS" ||
+		_nfs_bail "mount -t nfsd nfsd $NFSD_FS (no CONFIG_NFSD?)"
 	grep -q " $NFS_PIPEFS rpc_pipefs " /proc/mounts ||
-		mount -t rpc_pipefs rpc_pipefs "$NFS_PIPEFS" || _nfs_bail "mount -t rpc_pipefs rpc_pipefs $NFS_PIPEFS"
+		mount -t rpc_pipefs rpc_pipefs "$NFS_PIPEFS" ||
+		_nfs_bail "mount -t rpc_pipefs rpc_pipefs $NFS_PIPEFS"
 
 	# The export: the NFSv4 pseudo root itself, so that no other
 	# directory is exported and no file system UUID is needed (tmpfs has
 	# none).
-	echo "$NFS_EXPORT 127.0.0.1(rw,sync,fsid=0,no_root_squash,no_subtree_check,insecure)" >/etc/exports
+	_nfs_flags=rw,sync,fsid=0,no_root_squash,no_subtree_check,insecure
+	echo "$NFS_EXPORT 127.0.0.1($_nfs_flags)" >/etc/exports
 	_nfs_err=$(exportfs -ra 2>&1) || _nfs_bail "exportfs -ra: $_nfs_err"
-	grep -q "^$NFS_EXPORT" "$NFS_STATE/etab" || _nfs_bail "exportfs wrote no $NFS_EXPORT to $NFS_STATE/etab"
+	grep -q "^$NFS_EXPORT" "$NFS_STATE/etab" ||
+		_nfs_bail "exportfs wrote no $NFS_EXPORT to $NFS_STATE/etab"
 
 	# rpc.mountd without MOUNT versions 1-3 registers no RPC service
 	# (no rpcbind); it answers nfsd's upcalls for auth.unix.ip,
@@ -119,8 +124,8 @@ nfs_server_start() {
 # nfs_grace: "skipped" if nfsd's last start skipped its grace period
 # (nfsdcld reached, no client to reclaim), else what the kernel said
 nfs_grace() {
-	dmesg | grep -oE 'NFSD: (no clients to reclaim, skipping|starting [0-9]+-second grace period)' |
-		tail -n 1 | sed 's/.*skipping$/skipped/'
+	_nfs_said='no clients to reclaim, skipping|starting [0-9]+-second grace period'
+	dmesg | grep -oE "NFSD: ($_nfs_said)" | tail -n 1 | sed 's/.*skipping$/skipped/'
 }
 
 nfs_mount() {
@@ -131,8 +136,10 @@ nfs_mount() {
 	_nfs_opts=vers=$NFS_VERS,addr=127.0.0.1,clientaddr=127.0.0.1${2:+,$2}
 	_nfs_err=$(mount -t nfs4 -o "$_nfs_opts" 127.0.0.1:/ "$1" 2>&1) ||
 		_nfs_bail "mount -t nfs4 -o $_nfs_opts 127.0.0.1:/ $1: $_nfs_err" \
-			"(EINVAL for vers=4.1 or 4.2: a kernel without CONFIG_NFS_V4_1 or CONFIG_NFS_V4_2)"
-	grep -q "^127.0.0.1:/ $1 nfs4 " /proc/mounts || _nfs_bail "$1 is not an nfs4 mount in /proc/mounts"
+			"(EINVAL for vers=4.1 or 4.2: a kernel without" \
+			"CONFIG_NFS_V4_1 or CONFIG_NFS_V4_2)"
+	grep -q "^127.0.0.1:/ $1 nfs4 " /proc/mounts ||
+		_nfs_bail "$1 is not an nfs4 mount in /proc/mounts"
 	_nfs_mounts="$1 $_nfs_mounts"
 	# shellcheck disable=SC2034 # for the suites
 	NFS_MOUNT_SECONDS=$(_nfs_seconds "$_nfs_t0")

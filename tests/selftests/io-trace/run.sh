@@ -482,7 +482,8 @@ check_eq "NFS: the buffered write: fsync names the full path, the flusher the in
 		!($19 == "<unknown>" && $21 == "<unknown>") { print }')"
 check_eq "NFS: O_SYNC: the file's bytes; where named, O_SYNC in the open flags" "65536 " \
 	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/osync.bin" { s += $7
-		if ($19 == "'$N'/osync.bin" && and(hex($18), 0x101000) != 0x101000) bad = bad " " $18 }
+		if ($19 == "'$N'/osync.bin" && and(hex($18), 0x101000) != 0x101000)
+			bad = bad " " $18 }
 		END { print s + 0, bad }')"
 check_eq "NFS: the server is the disk, nfs the driver, nfs4 the file system" \
 	"127.0.0.1 nfs nfs4" \

@@ -24,7 +24,8 @@ mount -t ext4 /dev/ram0 $SRV || bail "mount ext4 on $SRV"
 
 nfs_server_start $SRV
 nfs_mount $MNT
-echo "# nfs setup: server started in ${NFS_SERVER_SECONDS} s, client mounted in ${NFS_MOUNT_SECONDS} s"
+echo "# nfs setup: server started in ${NFS_SERVER_SECONDS} s," \
+	"client mounted in ${NFS_MOUNT_SECONDS} s"
 
 # --- The server: NFSv4 only, no grace period, the export ---
 check_ok "nfsd's versions can be read" cat $NFSD_FS/versions
@@ -38,7 +39,8 @@ check_match "the export is the NFSv4 root, rw, to 127.0.0.1" \
 
 # --- The client's mount ---
 check_match "/proc/mounts: an nfs4 mount of 127.0.0.1:/, vers=$NFS_VERS, addr=127.0.0.1" \
-	"^127\.0\.0\.1:/ $MNT nfs4 rw,.*vers=$NFS_VERS,.*addr=127\.0\.0\.1" "$(grep " $MNT " /proc/mounts)"
+	"^127\.0\.0\.1:/ $MNT nfs4 rw,.*vers=$NFS_VERS,.*addr=127\.0\.0\.1" \
+	"$(grep " $MNT " /proc/mounts)"
 MS="device 127.0.0.1:/ mounted on $MNT with fstype nfs4"
 check_match "/proc/self/mountstats names the mount" "^$MS statvers=" "$(cat /proc/self/mountstats)"
 # mountstats_of FIELD: the first line of the mount's block that starts with FIELD
@@ -101,8 +103,11 @@ check_eq "after a restart, nfsd skipped its grace period again" skipped "$(nfs_g
 check_ok "after a restart, the files read back through the mount" \
 	sh -c "cmp $T/src $MNT/direct.bin && cmp $T/src $MNT/dir-buffered.bin"
 if nfs_stop; then pass "nfs_stop again"; else fail "nfs_stop again" "status $?"; fi
-echo "# nfs setup again: server started in ${NFS_SERVER_SECONDS} s, client mounted in ${NFS_MOUNT_SECONDS} s," \
-	"$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }') s with the reads and the stop"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "# nfs setup again: server started in ${NFS_SERVER_SECONDS} s," \
+	"client mounted in ${NFS_MOUNT_SECONDS} s," \
+	"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s" \
+	"with the reads and the stop"
 
 # --- A tmpfs export (no UUID: fsid=0 names it) ---
 mkdir -p /srv/tmpfs
@@ -110,7 +115,8 @@ mount -t tmpfs tmpfs /srv/tmpfs || bail "mount tmpfs on /srv/tmpfs"
 nfs_server_start /srv/tmpfs
 nfs_mount $MNT
 check_ok "tmpfs export: an O_DIRECT write through the mount is in the server's file" \
-	sh -c "$DD if=$T/src of=$MNT/t.bin bs=64k oflag=direct status=none && cmp $T/src /srv/tmpfs/t.bin"
+	sh -c "$DD if=$T/src of=$MNT/t.bin bs=64k oflag=direct status=none &&
+		cmp $T/src /srv/tmpfs/t.bin"
 if nfs_stop; then pass "tmpfs export: nfs_stop"; else fail "tmpfs export: nfs_stop" "status $?"; fi
 umount /srv/tmpfs
 umount $SRV
