@@ -79,11 +79,11 @@ nfs_server_start() {
 
 	ip link set lo up || _nfs_bail "cannot bring up loopback"
 	grep -q " $NFSD_FS nfsd " /proc/mounts ||
-		mount -t nfsd nfsd "$NFSD_FS" ||
-		_nfs_bail "mount -t nfsd nfsd $NFSD_FS (no CONFIG_NFSD?)"
+		mount -t nfsd none "$NFSD_FS" ||
+		_nfs_bail "mount -t nfsd none $NFSD_FS (no CONFIG_NFSD?)"
 	grep -q " $NFS_PIPEFS rpc_pipefs " /proc/mounts ||
-		mount -t rpc_pipefs rpc_pipefs "$NFS_PIPEFS" ||
-		_nfs_bail "mount -t rpc_pipefs rpc_pipefs $NFS_PIPEFS"
+		mount -t rpc_pipefs none "$NFS_PIPEFS" ||
+		_nfs_bail "mount -t rpc_pipefs none $NFS_PIPEFS"
 
 	# The export: the NFSv4 pseudo root itself, so that no other
 	# directory is exported and no file system UUID is needed (tmpfs has

@@ -111,7 +111,7 @@ echo "# nfs setup again: server started in ${NFS_SERVER_SECONDS} s," \
 
 # --- A tmpfs export (no UUID: fsid=0 names it) ---
 mkdir -p /srv/tmpfs
-mount -t tmpfs tmpfs /srv/tmpfs || bail "mount tmpfs on /srv/tmpfs"
+mount -t tmpfs none /srv/tmpfs || bail "mount tmpfs on /srv/tmpfs"
 nfs_server_start /srv/tmpfs
 nfs_mount $MNT
 check_ok "tmpfs export: an O_DIRECT write through the mount is in the server's file" \
