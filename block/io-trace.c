@@ -478,8 +478,8 @@ static void io_trace_inode_names(struct io_trace_info *info,
 }
 
 /*
- * A file scope hint of the task (readahead, fsync) whose file's page
- * cache @mapping is, or NULL.
+ * A file scope hint of the task (readahead, fsync, NFS direct I/O) whose
+ * file's page cache @mapping is, or NULL.
  */
 static const struct io_trace_hint *
 io_trace_scope_hint(const struct address_space *mapping)
@@ -777,17 +777,6 @@ static void io_trace_rpc_buf(struct io_trace_info *info,
 	io_trace_inode(info, rpc->inode, rpc->offset);
 }
 
-/* The task's hint that names an open file of @inode (readahead, fsync, direct I/O) */
-static const struct io_trace_hint *io_trace_inode_hint(const struct inode *inode)
-{
-	const struct io_trace_hint *h;
-
-	for (h = current->io_trace_hint; h; h = h->prev)
-		if (h->file && file_inode(h->file) == inode)
-			return h;
-	return NULL;
-}
-
 /**
  * __io_trace_rpc_start() - io:start for an NFS READ or WRITE RPC
  * @rpc: the RPC, about to be sent
@@ -814,7 +803,8 @@ void __io_trace_rpc_start(const struct io_trace_rpc *rpc)
 	}
 	local_lock(&io_trace_names.lock);
 	n = this_cpu_ptr(&io_trace_names);
-	hint = io_trace_inode_hint(rpc->inode);
+	/* Readahead, fsync and NFS direct I/O give file scope hints */
+	hint = io_trace_scope_hint(rpc->inode->i_mapping);
 	if (hint)
 		io_trace_file(&info, hint->file, rpc->offset, n);
 	else
