@@ -69,6 +69,17 @@ CRYPT_DEV=$(devno "$(dmname iocrypt)")
 [ -n "$FS_DISK" ] && [ -n "$FS_DEV" ] && [ -n "$CRYPT_DEV" ] || bail "cannot name the dm devices"
 
 mkdir -p $INST || bail "cannot make a tracefs instance"
+# Tracing records the comms of tasks through probes on sched_switch and
+# sched_wakeup, registered while any event is enabled: each phase's first
+# enable would patch those jump labels in the scheduler again. Under TCG a
+# guest crashed twice ("Oops: int3" at sched_switch's label in __schedule,
+# the label already restored: a vCPU ran the removed breakpoint) while that
+# was patched, cause not established. One event kept on in an instance of
+# its own that records nothing keeps the probes registered throughout.
+KEEP=$TR/instances/io-trace-keep
+mkdir -p $KEEP && echo 0 >$KEEP/tracing_on &&
+	echo 1 >$KEEP/events/sched/sched_process_exec/enable ||
+	bail "cannot keep the comm probes registered"
 echo 16384 >$INST/buffer_size_kb
 # trace_begin: an empty buffer, every io event on. The buffer records
 # before the events are enabled: an io:start that fires once they are is
@@ -641,4 +652,6 @@ umount /mnt/a
 dmsetup remove iocrypt
 dmsetup remove iofs
 rmdir $INST
+echo 0 >$KEEP/events/sched/sched_process_exec/enable
+rmdir $KEEP
 tap_finish
