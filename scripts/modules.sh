@@ -86,7 +86,8 @@ if [[ -f $top/patches/series ]]; then
 			(cd "$new" && patch -s -p1 -F0 -N --batch --no-backup-if-mismatch -r -)
 	done <"$top/patches/series"
 fi
-cp "${DM_STATS_SRC:-$top/drivers/md}"/dm-stats*.[ch] "$new/drivers/md/"
+cp "${DM_STATS_SRC:-$top/drivers/md}"/dm-stats*.[ch] "${DM_STATS_SRC:-$top/drivers/md}"/dm-statistic.h \
+	"$new/drivers/md/"
 
 # Drop-in means the stock symbol versions (checked below). The CRCs of
 # dm-mod's exports reach struct mapped_device, hence struct dm_stats and
@@ -140,8 +141,8 @@ cat >"$new/drivers/md/Kbuild" <<'KBUILD'
 obj-m := dm-mod.o
 dm-mod-y := dm.o dm-table.o dm-target.o dm-linear.o dm-stripe.o \
 	    dm-ioctl.o dm-io.o dm-kcopyd.o dm-sysfs.o dm-stats.o \
-	    dm-stats-index.o dm-stats-io.o dm-rq.o dm-io-rewind.o \
-	    dm-iotally-version.o
+	    dm-stats-index.o dm-stats-io.o dm-stats-mem.o dm-rq.o \
+	    dm-io-rewind.o dm-iotally-version.o
 dm-mod-$(CONFIG_DM_INIT) += dm-init.o
 dm-mod-$(CONFIG_DM_UEVENT) += dm-uevent.o
 dm-mod-$(CONFIG_BLK_DEV_ZONED) += dm-zone.o

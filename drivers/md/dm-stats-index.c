@@ -29,7 +29,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
-#include "dm-stats-internal.h"
+#include "dm-stats-index.h"
+#include "dm-stats-mem.h"
+#include "dm-stats-region.h"
 
 /*
  * An AVL tree of height h has at least F(h + 2) - 1 nodes (F: Fibonacci),

@@ -24,7 +24,8 @@
 #include <linux/device-mapper.h>
 #include <kunit/visibility.h>
 
-#include "dm-stats-internal.h"
+#include "dm-stats-index.h"
+#include "dm-stats-region.h"
 
 struct dm_stats_last_position {
 	sector_t sector;
@@ -254,6 +255,120 @@ static noinline void account_walk_end(const struct dm_stats_index *idx,
 	walk(idx, ev, cpu, true);
 }
 
+/*
+ * Does a starting I/O continue the last one this CPU started on the device,
+ * in the same direction? Remembers it for the next. A race here can only
+ * misreport "merged"; no lock needed.
+ */
+static __always_inline bool follows_last_io(struct dm_stats *stats,
+					    unsigned long bi_rw,
+					    sector_t sector, sector_t end)
+{
+	struct dm_stats_last_position *last = raw_cpu_ptr(stats->last);
+	bool merged = sector == READ_ONCE(last->sector) &&
+		      (bi_rw == WRITE) == (READ_ONCE(last->rw) == WRITE);
+
+	WRITE_ONCE(last->sector, end);
+	WRITE_ONCE(last->rw, bi_rw);
+	return merged;
+}
+
+/*
+ * The start of an I/O: record in @aux when it started (its arrival, if DM
+ * core recorded one) and the index generation it is counted in.
+ * Return: false if it counts nowhere.
+ */
+static __always_inline bool aux_start(struct dm_stats_aux *aux,
+				      const struct dm_stats_index *idx,
+				      struct dm_stats_event *ev,
+				      unsigned long start_time)
+{
+	u32 state = aux->state;
+	/* Set by DM core for this bio: never by an earlier I/O. */
+	bool arrived = state & DM_STATS_AUX_ARRIVED;
+	u64 start = ev->now_jiffies;
+
+	/* Without an index the I/O counts nowhere: not STARTED. */
+	if (unlikely(!idx)) {
+		aux->state = 0;
+		return false;
+	}
+	if (arrived && time_after_eq((unsigned long)ev->now_jiffies, start_time))
+		start -= (unsigned long)ev->now_jiffies - start_time;
+	aux->start_jiffies = (u32)start;
+	ev->gen = idx->gen;
+	state = (arrived ? state & DM_STATS_AUX_NS : 0) |
+		DM_STATS_AUX_STARTED |
+		(ev->merged ? DM_STATS_AUX_MERGED : 0) |
+		((u32)idx->gen << DM_STATS_AUX_GEN_SHIFT);
+	if (idx->precise) {
+		ev->now_ns = ktime_get_ns();
+		if (!(state & DM_STATS_AUX_NS) ||
+		    (s64)(ev->now_ns - aux->start_ns) < 0)
+			aux->start_ns = ev->now_ns;
+		state |= DM_STATS_AUX_NS;
+	} else {
+		state &= ~DM_STATS_AUX_NS;
+	}
+	aux->state = state;
+	return true;
+}
+
+/*
+ * The end of an I/O: its duration and generation from what aux_start()
+ * recorded, which is then forgotten.
+ * Return: false if it counts nowhere.
+ */
+static __always_inline bool aux_end(struct dm_stats_aux *aux,
+				    const struct dm_stats_index *idx,
+				    struct dm_stats_event *ev)
+{
+	u32 state = aux->state;
+
+	if (!(state & DM_STATS_AUX_STARTED))
+		return false;
+	/* Counted once: a request's payload is used again. */
+	aux->state = 0;
+	if (unlikely(!idx))
+		return false;
+	ev->merged = state & DM_STATS_AUX_MERGED;
+	ev->gen = aux_gen(state, idx->gen);
+	ev->dur_jiffies = (u32)((u32)ev->now_jiffies - aux->start_jiffies);
+	/*
+	 * Without a start in ns, no precise region existed at the start:
+	 * those there now are newer and do not count the I/O.
+	 */
+	if (idx->precise) {
+		ev->now_ns = ktime_get_ns();
+		if (state & DM_STATS_AUX_NS)
+			ev->dur_ns = ev->now_ns - aux->start_ns;
+	}
+	return true;
+}
+
+/* Count @ev in every region of @idx it reaches. */
+static __always_inline void account_regions(const struct dm_stats_index *idx,
+					    const struct dm_stats_event *ev)
+{
+	const struct dm_stats_index_node *root = idx->root;
+	int cpu = get_cpu();
+
+	if (root && !root->left && !root->right) {
+		/* A single region (what dmstats creates by default): no walk. */
+		struct dm_stats_region *r = root->region;
+
+		if (root->start < ev->hi && root->end > ev->lo &&
+		    !(ev->end && r->gen > ev->gen))
+			region_account(r, ev, cpu);
+	} else if (root) {
+		if (ev->end)
+			account_walk_end(idx, *ev, cpu);
+		else
+			account_walk_start(idx, *ev, cpu);
+	}
+	put_cpu();
+}
+
 /**
  * dm_stats_account_io - account the start or the end of an I/O
  * @stats: the device's statistics
@@ -282,7 +397,6 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 			 unsigned long start_time,
 			 struct dm_stats_aux *aux)
 {
-	const struct dm_stats_index_node *root;
 	const struct dm_stats_index *idx;
 	/*
 	 * Every field is written before it is read: spare the I/O path the
@@ -290,9 +404,6 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	 * default).
 	 */
 	struct dm_stats_event ev __uninitialized;
-	struct dm_stats_region *r;
-	u32 state;
-	int cpu;
 
 	if (unlikely(!bi_sectors))
 		return;
@@ -305,86 +416,13 @@ void dm_stats_account_io(struct dm_stats *stats, unsigned long bi_rw,
 	ev.now_ns = 0;
 	ev.dur_jiffies = 0;
 	ev.dur_ns = 0;
-
-	if (!end) {
-		struct dm_stats_last_position *last = raw_cpu_ptr(stats->last);
-
-		/* A race here can only misreport "merged"; no lock needed. */
-		ev.merged = bi_sector == READ_ONCE(last->sector) &&
-			(bi_rw == WRITE) == (READ_ONCE(last->rw) == WRITE);
-		WRITE_ONCE(last->sector, ev.hi);
-		WRITE_ONCE(last->rw, bi_rw);
-	}
+	if (!end)
+		ev.merged = follows_last_io(stats, bi_rw, bi_sector, ev.hi);
 
 	rcu_read_lock();
 	idx = rcu_dereference(stats->index);
-	state = aux->state;
-	if (!end) {
-		/* Set by DM core for this bio: never by an earlier I/O. */
-		bool arrived = state & DM_STATS_AUX_ARRIVED;
-		u64 start = ev.now_jiffies;
-
-		/* Without an index the I/O counts nowhere: not STARTED. */
-		if (unlikely(!idx)) {
-			aux->state = 0;
-			goto out;
-		}
-		if (arrived && time_after_eq((unsigned long)ev.now_jiffies,
-					     start_time))
-			start -= (unsigned long)ev.now_jiffies - start_time;
-		aux->start_jiffies = (u32)start;
-		ev.gen = idx->gen;
-		state = (arrived ? state & DM_STATS_AUX_NS : 0) |
-			DM_STATS_AUX_STARTED |
-			(ev.merged ? DM_STATS_AUX_MERGED : 0) |
-			((u32)idx->gen << DM_STATS_AUX_GEN_SHIFT);
-		if (idx->precise) {
-			ev.now_ns = ktime_get_ns();
-			if (!(state & DM_STATS_AUX_NS) ||
-			    (s64)(ev.now_ns - aux->start_ns) < 0)
-				aux->start_ns = ev.now_ns;
-			state |= DM_STATS_AUX_NS;
-		} else {
-			state &= ~DM_STATS_AUX_NS;
-		}
-		aux->state = state;
-	} else {
-		if (!(state & DM_STATS_AUX_STARTED))
-			goto out;
-		/* Counted once: a request's payload is used again. */
-		aux->state = 0;
-		if (unlikely(!idx))
-			goto out;
-		ev.merged = state & DM_STATS_AUX_MERGED;
-		ev.gen = aux_gen(state, idx->gen);
-		ev.dur_jiffies = (u32)((u32)ev.now_jiffies - aux->start_jiffies);
-		/*
-		 * Without a start in ns, no precise region existed at the
-		 * start: those there now are newer and do not count the I/O.
-		 */
-		if (idx->precise) {
-			ev.now_ns = ktime_get_ns();
-			if (state & DM_STATS_AUX_NS)
-				ev.dur_ns = ev.now_ns - aux->start_ns;
-		}
-	}
-
-	cpu = get_cpu();
-	root = idx->root;
-	if (root && !root->left && !root->right) {
-		/* A single region (what dmstats creates by default): no walk. */
-		r = root->region;
-		if (root->start < ev.hi && root->end > ev.lo &&
-		    !(end && r->gen > ev.gen))
-			region_account(r, &ev, cpu);
-	} else if (root) {
-		if (end)
-			account_walk_end(idx, ev, cpu);
-		else
-			account_walk_start(idx, ev, cpu);
-	}
-	put_cpu();
-out:
+	if (end ? aux_end(aux, idx, &ev) : aux_start(aux, idx, &ev, start_time))
+		account_regions(idx, &ev);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_IF_KUNIT(dm_stats_account_io);
@@ -626,29 +664,26 @@ void dm_stats_subtract_cell(struct dm_stats_region *r, size_t area,
 }
 
 /**
- * dm_stats_init - set up a device's statistics
- * @st: the device's statistics
+ * dm_stats_last_alloc - the per-CPU last positions of a new device
  *
- * Return: 0 or -ENOMEM.
+ * Each starts at no sector and no direction, so that no first I/O counts
+ * as a merge.
+ *
+ * Return: the positions, or NULL.
  */
-int dm_stats_init(struct dm_stats *st)
+struct dm_stats_last_position __percpu *dm_stats_last_alloc(void)
 {
+	struct dm_stats_last_position __percpu *lp;
 	int cpu;
 
-	mutex_init(&st->mutex);
-	xa_init_flags(&st->regions, XA_FLAGS_ALLOC);
-	RCU_INIT_POINTER(st->index, NULL);
-	memset(&st->pool, 0, sizeof(st->pool));
-	st->precise = false;
-	st->last = alloc_percpu(struct dm_stats_last_position);
-	if (!st->last)
-		return -ENOMEM;
+	lp = alloc_percpu(struct dm_stats_last_position);
+	if (!lp)
+		return NULL;
 	for_each_possible_cpu(cpu) {
-		struct dm_stats_last_position *last = per_cpu_ptr(st->last, cpu);
+		struct dm_stats_last_position *last = per_cpu_ptr(lp, cpu);
 
 		last->sector = (sector_t)ULLONG_MAX;
 		last->rw = UINT_MAX;
 	}
-	return 0;
+	return lp;
 }
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_init);

@@ -15,7 +15,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "dm-stats-internal.h"
+#include "dm-stats-index.h"
+#include "dm-stats-mem.h"
+#include "dm-stats-region.h"
 
 #define DEV_SECTORS	1000
 #define RESULT_LEN	4096

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Device-mapper I/O statistics: the @stats_* messages, region lifetime and
- * memory accounting.
+ * Device-mapper I/O statistics: the @stats_* messages and the lifetime of
+ * a device's statistics and of its regions.
  *
  * Messages of one device are serialised by its mutex. Creating or deleting
  * a region publishes a new region index with RCU and never waits for I/O:
@@ -21,118 +21,15 @@
 #include <kunit/visibility.h>
 
 #include "dm-core.h"
-#include "dm-stats-internal.h"
-#include "dm-stats-statistic.h"
+#include "dm-stats-index.h"
+#include "dm-stats-mem.h"
+#include "dm-stats-region.h"
+#include "dm-statistic.h"
 
 #define DM_MSG_PREFIX "stats"
 
-/*
- * A mistyped area size must not take the machine down: all statistics
- * together may use at most 1/4 of RAM and 1/2 of the vmalloc space.
- */
-#define DM_STATS_RAM_FRACTION		4
-#define DM_STATS_VMALLOC_FRACTION	2
-
 /* Shortest line @stats_print can emit: "0+1" and 13 " 0", plus "\n". */
 #define DM_STATS_MIN_PRINT_LINE		30
-
-static DEFINE_SPINLOCK(dm_stats_mem_lock);
-static unsigned long dm_stats_mem_bytes;
-static atomic64_t dm_stats_generation = ATOMIC64_INIT(0);
-
-static bool dm_stats_mem_fits(unsigned long total)
-{
-	if (total >> PAGE_SHIFT > totalram_pages() / DM_STATS_RAM_FRACTION)
-		return false;
-#ifdef CONFIG_MMU
-	if (total > (VMALLOC_END - VMALLOC_START) / DM_STATS_VMALLOC_FRACTION)
-		return false;
-#endif
-	return true;
-}
-
-/**
- * dm_stats_memory_limit - most bytes all statistics may use together
- *
- * Return: the limit in bytes.
- */
-unsigned long dm_stats_memory_limit(void)
-{
-	unsigned long limit;
-
-	limit = ((totalram_pages() / DM_STATS_RAM_FRACTION) + 1) << PAGE_SHIFT;
-	limit--;
-#ifdef CONFIG_MMU
-	limit = min(limit, (unsigned long)(VMALLOC_END - VMALLOC_START) /
-			   DM_STATS_VMALLOC_FRACTION);
-#endif
-	return limit;
-}
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_memory_limit);
-
-/**
- * dm_stats_mem_claim - charge memory to the statistics limit
- * @bytes: amount
- * @enforce: fail rather than go over the limit
- *
- * Return: true if charged.
- */
-bool dm_stats_mem_claim(size_t bytes, bool enforce)
-{
-	unsigned long total;
-	bool ok = true;
-
-	spin_lock_irq(&dm_stats_mem_lock);
-	if (check_add_overflow(dm_stats_mem_bytes, (unsigned long)bytes, &total) ||
-	    (enforce && !dm_stats_mem_fits(total)))
-		ok = false;
-	else
-		dm_stats_mem_bytes = total;
-	spin_unlock_irq(&dm_stats_mem_lock);
-	return ok;
-}
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_claim);
-
-/**
- * dm_stats_mem_release - return memory charged with dm_stats_mem_claim()
- * @bytes: amount
- */
-void dm_stats_mem_release(size_t bytes)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&dm_stats_mem_lock, flags);
-	if (WARN_ON_ONCE(dm_stats_mem_bytes < bytes))
-		dm_stats_mem_bytes = 0;
-	else
-		dm_stats_mem_bytes -= bytes;
-	spin_unlock_irqrestore(&dm_stats_mem_lock, flags);
-}
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_release);
-
-/**
- * dm_stats_mem_used - bytes charged now
- *
- * Return: the stats_current_allocated_bytes value.
- */
-unsigned long dm_stats_mem_used(void)
-{
-	return READ_ONCE(dm_stats_mem_bytes);
-}
-EXPORT_SYMBOL_IF_KUNIT(dm_stats_mem_used);
-
-/**
- * dm_stats_next_gen - a generation newer than every one handed out
- *
- * Global, so that a stale struct dm_stats_aux left by another device can
- * never name a generation that one of this device's live regions has.
- *
- * Return: the generation.
- */
-u64 dm_stats_next_gen(void)
-{
-	return atomic64_inc_return(&dm_stats_generation);
-}
 
 /* @may_sleep: not from an RCU callback, so yield between big blocks. */
 static void __region_free(struct dm_stats_region *r, bool may_sleep)
@@ -172,67 +69,82 @@ static void region_free_cb(struct rcu_head *head)
  */
 #define DM_STATS_INLINE_AREAS_BYTES	512
 
-/* Allocate a region with zeroed counters, or return an ERR_PTR. */
-static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a,
-					    size_t n_areas)
+/* Where the parts of a region go: one block, and maybe a block per CPU. */
+struct region_layout {
+	size_t area_bytes;	/* one area's counters */
+	size_t one_cpu;		/* the counters of all areas of one CPU */
+	size_t stride;		/* from one CPU's areas to the next, inline */
+	size_t program_len;
+	size_t aux_len;
+	size_t off_bounds;
+	size_t off_strings;
+	size_t off_shared;
+	size_t off_areas;
+	size_t size;		/* the block */
+	size_t total;		/* charged: the block and the per-CPU blocks */
+	bool inline_areas;	/* the areas of every CPU are in the block */
+};
+
+/*
+ * Header, bounds, strings, stamps and maybe the areas: one block. The
+ * stamps start on a cache line of their own (below @off_shared +
+ * SMP_CACHE_BYTES - 1), away from what the I/O path only reads. Sizes
+ * saturate (size_add()), so that an impossible region fails its charge.
+ */
+static void region_layout(const struct dm_stats_create_args *a,
+			  size_t n_areas, struct region_layout *l)
 {
 	size_t cells = a->n_bounds ? (size_t)a->n_bounds + 1 : 0;
-	size_t area_bytes = sizeof(struct dm_stats_counters) + cells * sizeof(u64);
-	size_t one_cpu = array_size(n_areas, area_bytes);
-	bool inline_areas = one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
-	size_t program_len = strlen(a->program_id) + 1;
-	size_t aux_len = strlen(a->aux_data) + 1;
-	size_t off_bounds, off_shared, off_strings, off_areas, size, total;
-	size_t stride = ALIGN(one_cpu, SMP_CACHE_BYTES);
-	struct dm_stats_region *r;
-	void *areas;
+
+	l->area_bytes = sizeof(struct dm_stats_counters) + cells * sizeof(u64);
+	l->one_cpu = array_size(n_areas, l->area_bytes);
+	l->inline_areas = l->one_cpu <= DM_STATS_INLINE_AREAS_BYTES;
+	l->stride = ALIGN(l->one_cpu, SMP_CACHE_BYTES);
+	l->program_len = strlen(a->program_id) + 1;
+	l->aux_len = strlen(a->aux_data) + 1;
+
+	l->off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
+	l->off_strings = size_add(l->off_bounds,
+				  array_size(a->n_bounds, sizeof(u64)));
+	l->off_shared = size_add(l->off_strings, l->program_len + l->aux_len);
+	l->off_areas = size_add(l->off_shared, SMP_CACHE_BYTES - 1);
+	l->off_areas = size_add(l->off_areas,
+				array_size(n_areas,
+					   sizeof(struct dm_stats_area_shared)));
+	l->size = l->off_areas;
+	if (l->inline_areas)
+		l->size = size_add(l->size, SMP_CACHE_BYTES - 1 +
+				   l->stride * num_possible_cpus());
+	l->total = l->size;
+	if (!l->inline_areas)
+		l->total = size_add(l->total,
+				    size_mul(l->one_cpu, num_possible_cpus()));
+}
+
+/* Fill a new region's zeroed block from its definition. */
+static void region_init(struct dm_stats_region *r,
+			const struct dm_stats_create_args *a, size_t n_areas,
+			const struct region_layout *l)
+{
 	u64 now;
 	size_t i;
-	int cpu;
 
-	/*
-	 * Header, bounds, strings, stamps and maybe the areas: one block.
-	 * The stamps start on a cache line of their own (below @off_shared
-	 * + SMP_CACHE_BYTES - 1), away from what the I/O path only reads.
-	 */
-	off_bounds = struct_size_t(struct dm_stats_region, percpu, nr_cpu_ids);
-	off_strings = size_add(off_bounds, array_size(a->n_bounds, sizeof(u64)));
-	off_shared = size_add(off_strings, program_len + aux_len);
-	off_areas = size_add(off_shared, SMP_CACHE_BYTES - 1);
-	off_areas = size_add(off_areas, array_size(n_areas, sizeof(*r->shared)));
-	size = off_areas;
-	if (inline_areas)
-		size = size_add(size, SMP_CACHE_BYTES - 1 +
-				stride * num_possible_cpus());
-	total = size;
-	if (!inline_areas)
-		total = size_add(total, size_mul(one_cpu, num_possible_cpus()));
-	if (!dm_stats_mem_claim(total, true))
-		return ERR_PTR(-ENOMEM);
-
-	r = kvzalloc(size, DM_STATS_GFP);
-	if (!r) {
-		dm_stats_mem_release(total);
-		return ERR_PTR(-ENOMEM);
-	}
-	/* From here region_free() releases the whole charge. */
-	r->alloc_bytes = total;
-	r->inline_areas = inline_areas;
+	r->inline_areas = l->inline_areas;
 	r->flags = a->flags;
 	r->start = a->start;
 	r->end = a->end;
 	r->step = a->step;
 	r->n_areas = n_areas;
 	r->n_bounds = a->n_bounds;
-	r->area_bytes = area_bytes;
-	r->bounds = (void *)r + off_bounds;
+	r->area_bytes = l->area_bytes;
+	r->bounds = (void *)r + l->off_bounds;
 	if (a->n_bounds)
 		memcpy(r->bounds, a->bounds, a->n_bounds * sizeof(u64));
-	r->shared = PTR_ALIGN((void *)r + off_shared, SMP_CACHE_BYTES);
-	r->program_id = (char *)r + off_strings;
-	memcpy(r->program_id, a->program_id, program_len);
-	r->inline_aux = r->program_id + program_len;
-	memcpy(r->inline_aux, a->aux_data, aux_len);
+	r->shared = PTR_ALIGN((void *)r + l->off_shared, SMP_CACHE_BYTES);
+	r->program_id = (char *)r + l->off_strings;
+	memcpy(r->program_id, a->program_id, l->program_len);
+	r->inline_aux = r->program_id + l->program_len;
+	memcpy(r->inline_aux, a->aux_data, l->aux_len);
 	r->aux_data = r->inline_aux;
 
 	now = dm_stats_now(r);
@@ -241,26 +153,56 @@ static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a
 		if (!(i & 4095))
 			cond_resched();
 	}
-	if (inline_areas) {
-		areas = PTR_ALIGN((void *)r + off_areas, SMP_CACHE_BYTES);
+}
+
+/* Give every possible CPU its areas: in the block, or on the CPU's node. */
+static int region_areas_alloc(struct dm_stats_region *r,
+			      const struct region_layout *l)
+{
+	void *areas;
+	int cpu;
+
+	if (l->inline_areas) {
+		areas = PTR_ALIGN((void *)r + l->off_areas, SMP_CACHE_BYTES);
 		for_each_possible_cpu(cpu) {
 			r->percpu[cpu] = areas;
-			areas += stride;
+			areas += l->stride;
 		}
-		return r;
+		return 0;
 	}
 	for_each_possible_cpu(cpu) {
-		r->percpu[cpu] = kvzalloc_node(one_cpu, DM_STATS_GFP,
+		r->percpu[cpu] = kvzalloc_node(l->one_cpu, DM_STATS_GFP,
 					       cpu_to_node(cpu));
 		if (!r->percpu[cpu])
-			goto nomem;
+			return -ENOMEM;
 		cond_resched();
 	}
-	return r;
+	return 0;
+}
 
-nomem:
-	region_free(r);
-	return ERR_PTR(-ENOMEM);
+/* Allocate a region with zeroed counters, or return an ERR_PTR. */
+static struct dm_stats_region *region_alloc(const struct dm_stats_create_args *a,
+					    size_t n_areas)
+{
+	struct region_layout l;
+	struct dm_stats_region *r;
+
+	region_layout(a, n_areas, &l);
+	if (!dm_stats_mem_claim(l.total, true))
+		return ERR_PTR(-ENOMEM);
+	r = kvzalloc(l.size, DM_STATS_GFP);
+	if (!r) {
+		dm_stats_mem_release(l.total);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* From here region_free() releases the whole charge. */
+	r->alloc_bytes = l.total;
+	region_init(r, a, n_areas, &l);
+	if (region_areas_alloc(r, &l)) {
+		region_free(r);
+		return ERR_PTR(-ENOMEM);
+	}
+	return r;
 }
 
 /* Whether DM core takes arrival times in ns (dm_stats_record_start()). */
@@ -380,6 +322,24 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 	call_rcu(&r->rcu, region_free_cb);
 	return 0;
 }
+
+/**
+ * dm_stats_init - set up a device's statistics
+ * @st: the device's statistics
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int dm_stats_init(struct dm_stats *st)
+{
+	mutex_init(&st->mutex);
+	xa_init_flags(&st->regions, XA_FLAGS_ALLOC);
+	RCU_INIT_POINTER(st->index, NULL);
+	memset(&st->pool, 0, sizeof(st->pool));
+	st->precise = false;
+	st->last = dm_stats_last_alloc();
+	return st->last ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_init);
 
 /**
  * dm_stats_cleanup - free a device's statistics
@@ -1021,6 +981,3 @@ void dm_statistics_exit(void)
 		DMCRIT("%lu bytes of statistics memory leaked", dm_stats_mem_used());
 	dm_stats_index_exit();
 }
-
-module_param_named(stats_current_allocated_bytes, dm_stats_mem_bytes, ulong, 0444);
-MODULE_PARM_DESC(stats_current_allocated_bytes, "Memory currently used by statistics");

@@ -44,8 +44,8 @@
 #include <linux/statistic.h>
 
 #include "dm-core.h"
-#include "dm-stats-internal.h"
-#include "dm-stats-statistic.h"
+#include "dm-stats-mem.h"
+#include "dm-statistic.h"
 
 /* Default definitions; users change them in the definition file. */
 #define DMS_SIZES_ENTRIES	256

@@ -4,8 +4,8 @@
  * per mapped device, /sys/kernel/debug/statistics/dm-<major>:<minor>/.
  * Built with CONFIG_DM_STATISTIC; without it every hook is an empty inline.
  */
-#ifndef DM_STATS_STATISTIC_H
-#define DM_STATS_STATISTIC_H
+#ifndef DM_STATISTIC_H
+#define DM_STATISTIC_H
 
 #include <linux/types.h>
 
