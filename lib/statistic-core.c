@@ -17,12 +17,10 @@
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include <kunit/visibility.h>
 
@@ -40,117 +38,6 @@
 
 /* Longest statistic name or units string. */
 #define STATISTIC_NAME_MAX	64
-
-/*
- * What users' definitions may take: the per-CPU blocks of running
- * statistics, and the base blocks, lists and rings of the generations that
- * have run. A statistic that never ran takes none. As dm-stats does, the
- * total is capped (by default at a quarter of RAM) and shown read-only.
- */
-static atomic_long_t statistic_allocated;
-static unsigned long current_allocated_bytes;
-static unsigned long max_allocated_bytes;
-
-static int current_allocated_get(char *buffer, const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%lu\n", statistic_allocated_bytes());
-}
-
-static const struct kernel_param_ops current_allocated_ops = {
-	.get = current_allocated_get,
-};
-
-module_param_cb(current_allocated_bytes, &current_allocated_ops,
-		&current_allocated_bytes, 0444);
-MODULE_PARM_DESC(current_allocated_bytes,
-		 "Memory the statistics' data takes now, in bytes");
-module_param(max_allocated_bytes, ulong, 0644);
-MODULE_PARM_DESC(max_allocated_bytes,
-		 "Most memory the statistics' data may take, in bytes (default: a quarter of RAM)");
-
-/**
- * statistic_charge() - account memory a definition needs, within the limit
- * @mem: the interface's exploiter's accounting, or %NULL for the layer's
- * @bytes: what it is about to allocate
- *
- * Return: 0, or -ENOMEM (nothing charged) past the limit: @mem's, or
- * max_allocated_bytes.
- */
-int statistic_charge(const struct statistic_memory *mem, size_t bytes)
-{
-	unsigned long max = READ_ONCE(max_allocated_bytes);
-
-	if (mem)
-		return mem->claim(bytes) ? 0 : -ENOMEM;
-
-	if (atomic_long_add_return(bytes, &statistic_allocated) > max) {
-		atomic_long_sub(bytes, &statistic_allocated);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/**
- * statistic_allocated_bytes() - memory the statistics' data takes now
- *
- * Return: the bytes charged, as current_allocated_bytes shows them.
- */
-unsigned long statistic_allocated_bytes(void)
-{
-	return atomic_long_read(&statistic_allocated);
-}
-EXPORT_SYMBOL_IF_KUNIT(statistic_allocated_bytes);
-
-/**
- * statistic_set_max_allocated_bytes() - change the limit
- * @bytes: the new limit
- *
- * Return: the old limit.
- */
-unsigned long statistic_set_max_allocated_bytes(unsigned long bytes)
-{
-	return xchg(&max_allocated_bytes, bytes);
-}
-EXPORT_SYMBOL_IF_KUNIT(statistic_set_max_allocated_bytes);
-
-/**
- * statistic_uncharge() - give back what statistic_charge() accounted
- * @mem: as given to statistic_charge()
- * @bytes: the amount charged
- *
- * Context: any.
- */
-void statistic_uncharge(const struct statistic_memory *mem, size_t bytes)
-{
-	if (!bytes)
-		return;
-	if (mem)
-		mem->release(bytes);
-	else
-		atomic_long_sub(bytes, &statistic_allocated);
-}
-
-/*
- * Why users cannot reach statistics, or 0: -ENODEV without debugfs, -EPERM
- * on a kernel locked down at boot (statistic_debugfs_init()). Set once at
- * init; only KUnit changes it later.
- */
-static int statistic_closed;
-
-/**
- * statistic_set_closed() - open or close the layer to new interfaces
- * @err: 0 to open it, else the error statistic_create_interface() returns
- *
- * For KUnit, which tests the layer on kernels booted without debugfs or
- * locked down: interfaces made while it is open have no directory there.
- *
- * Return: the old state.
- */
-int statistic_set_closed(int err)
-{
-	return xchg(&statistic_closed, err);
-}
-EXPORT_SYMBOL_IF_KUNIT(statistic_set_closed);
 
 u64 statistic_now(const struct statistic_interface *iface)
 {
@@ -177,32 +64,16 @@ static bool statistic_word_valid(const char *s, bool may_be_empty)
 }
 
 /**
- * statistic_create_interface() - create a directory of statistics
- * @name: the directory's name under /sys/kernel/debug/statistics/,
- *	e.g. "dm-253:0"
- *
- * The directory holds the files "data" (0400) and "definition" (0600).
- * Attach statistics with statistic_create().
- *
- * Where users cannot write definition files, so that no statistic could
- * ever be started, the layer is closed and nothing is made: without
- * debugfs (-ENODEV) and on a kernel locked down at boot (-EPERM). The
- * layer has said so in the kernel log once; an exploiter then goes on
- * without statistics, silently.
+ * statistic_interface_alloc() - a new interface with no statistics
+ * @name: its name, checked here
  *
  * Context: process context, may sleep.
- * Return: the interface, or an ERR_PTR(): -EINVAL for a bad name, -EEXIST
- * if the directory exists, -ENOMEM, -ENODEV or -EPERM if the layer is
- * closed.
+ * Return: the interface, or an ERR_PTR(): -EINVAL for a bad name, -ENOMEM.
  */
-struct statistic_interface *statistic_create_interface(const char *name)
+struct statistic_interface *statistic_interface_alloc(const char *name)
 {
 	struct statistic_interface *iface;
-	int err;
 
-	err = READ_ONCE(statistic_closed);
-	if (err)
-		return ERR_PTR(err);
 	if (!name || !*name || strchr(name, '/') || strlen(name) > NAME_MAX)
 		return ERR_PTR(-EINVAL);
 	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
@@ -212,21 +83,12 @@ struct statistic_interface *statistic_create_interface(const char *name)
 	INIT_LIST_HEAD(&iface->statistics);
 	iface->name = kstrdup(name, GFP_KERNEL);
 	if (!iface->name) {
-		err = -ENOMEM;
-		goto fail;
+		mutex_destroy(&iface->lock);
+		kfree(iface);
+		return ERR_PTR(-ENOMEM);
 	}
-	err = statistic_debugfs_create(iface);
-	if (err)
-		goto fail;
 	return iface;
-
-fail:
-	kfree(iface->name);
-	mutex_destroy(&iface->lock);
-	kfree(iface);
-	return ERR_PTR(err);
 }
-EXPORT_SYMBOL_GPL(statistic_create_interface);
 
 /**
  * statistic_interface_set_clock() - give an interface its own time source
@@ -400,21 +262,17 @@ void statistic_remove(struct statistic *stat)
 EXPORT_SYMBOL_GPL(statistic_remove);
 
 /**
- * statistic_interface_remove() - remove an interface with its statistics
- * @iface: the interface, or an ERR_PTR() or %NULL (ignored)
+ * statistic_interface_free() - free an interface and its statistics
+ * @iface: the interface, no longer reachable by readers and writers
  *
- * Removes the debugfs directory (waiting for readers and writers of its
- * files) and every statistic still attached, as statistic_remove() does.
+ * Stops every statistic still attached, as statistic_remove() does.
  *
  * Context: process context, may sleep.
  */
-void statistic_interface_remove(struct statistic_interface *iface)
+void statistic_interface_free(struct statistic_interface *iface)
 {
 	struct statistic *stat, *next;
 
-	if (IS_ERR_OR_NULL(iface))
-		return;
-	statistic_debugfs_remove(iface);
 	mutex_lock(&iface->lock);
 	list_for_each_entry(stat, &iface->statistics, node)
 		WRITE_ONCE(stat->active, 0);
@@ -427,7 +285,6 @@ void statistic_interface_remove(struct statistic_interface *iface)
 	kfree(iface->name);
 	kfree(iface);
 }
-EXPORT_SYMBOL_GPL(statistic_interface_remove);
 
 /**
  * statistic_replace_data() - install a new generation of data
@@ -785,22 +642,3 @@ int statistic_define_raw(struct statistic *stat, s64 range_min,
 	return statistic_define(stat, &cfg);
 }
 EXPORT_SYMBOL_GPL(statistic_define_raw);
-
-static int __init statistic_init(void)
-{
-	if (!max_allocated_bytes)
-		max_allocated_bytes = totalram_pages() / 4 * PAGE_SIZE;
-	statistic_closed = statistic_debugfs_init();
-	return 0;
-}
-subsys_initcall(statistic_init);
-
-static void __exit statistic_exit(void)
-{
-	statistic_debugfs_exit();
-	statistic_data_retire_barrier();
-}
-module_exit(statistic_exit);
-
-MODULE_DESCRIPTION("Generic statistics layer in debugfs");
-MODULE_LICENSE("GPL");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic statistics layer: /sys/kernel/debug/statistics/<interface>/
+ * Generic statistics layer: the top, where an interface becomes a directory
+ * /sys/kernel/debug/statistics/<interface>/ and the module starts.
  * "data" (0400) streams one line per seq_file record, so that a list or raw
  * statistic of any size is read without large allocations; "definition"
  * (0600) shows one line per statistic and takes changes.
@@ -344,40 +345,99 @@ static const struct file_operations def_fops = {
 	.release = def_release,
 };
 
-/* Without the root (a closed layer opened by KUnit), no directory. */
-int statistic_debugfs_create(struct statistic_interface *iface)
-{
-	struct dentry *dir;
+/*
+ * Why users cannot reach statistics, or 0: -ENODEV without debugfs, -EPERM
+ * on a kernel locked down at boot (statistic_debugfs_init()). Set once at
+ * init; only KUnit changes it later.
+ */
+static int statistic_closed;
 
-	if (!statistic_root)
-		return 0;
+/**
+ * statistic_set_closed() - open or close the layer to new interfaces
+ * @err: 0 to open it, else the error statistic_create_interface() returns
+ *
+ * For KUnit, which tests the layer on kernels booted without debugfs or
+ * locked down: interfaces made while it is open have no directory there.
+ *
+ * Return: the old state.
+ */
+int statistic_set_closed(int err)
+{
+	return xchg(&statistic_closed, err);
+}
+EXPORT_SYMBOL_IF_KUNIT(statistic_set_closed);
+
+/**
+ * statistic_create_interface() - create a directory of statistics
+ * @name: the directory's name under /sys/kernel/debug/statistics/,
+ *	e.g. "dm-253:0"
+ *
+ * The directory holds the files "data" (0400) and "definition" (0600).
+ * Attach statistics with statistic_create().
+ *
+ * Where users cannot write definition files, so that no statistic could
+ * ever be started, the layer is closed and nothing is made: without
+ * debugfs (-ENODEV) and on a kernel locked down at boot (-EPERM). The
+ * layer has said so in the kernel log once; an exploiter then goes on
+ * without statistics, silently. Without the root (a closed layer opened
+ * by KUnit), the interface has no directory.
+ *
+ * Context: process context, may sleep.
+ * Return: the interface, or an ERR_PTR(): -EINVAL for a bad name, -EEXIST
+ * if the directory exists, -ENOMEM, -ENODEV or -EPERM if the layer is
+ * closed.
+ */
+struct statistic_interface *statistic_create_interface(const char *name)
+{
+	struct statistic_interface *iface;
+	struct dentry *dir;
+	int err;
+
+	err = READ_ONCE(statistic_closed);
+	if (err)
+		return ERR_PTR(err);
+	iface = statistic_interface_alloc(name);
+	if (IS_ERR(iface) || !statistic_root)
+		return iface;
 	dir = debugfs_create_dir(iface->name, statistic_root);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
+	if (IS_ERR(dir)) {
+		statistic_interface_free(iface);
+		return ERR_CAST(dir);
+	}
 	iface->dir = dir;
 	debugfs_create_file("data", 0400, dir, iface, &data_fops);
 	debugfs_create_file_unsafe("definition", 0600, dir, iface, &def_fops);
-	return 0;
+	return iface;
 }
-
-void statistic_debugfs_remove(struct statistic_interface *iface)
-{
-	debugfs_remove(iface->dir);
-	iface->dir = NULL;
-}
+EXPORT_SYMBOL_GPL(statistic_create_interface);
 
 /**
- * statistic_debugfs_init() - create /sys/kernel/debug/statistics
+ * statistic_interface_remove() - remove an interface with its statistics
+ * @iface: the interface, or an ERR_PTR() or %NULL (ignored)
  *
+ * Removes the debugfs directory (waiting for readers and writers of its
+ * files) and every statistic still attached, as statistic_remove() does.
+ *
+ * Context: process context, may sleep.
+ */
+void statistic_interface_remove(struct statistic_interface *iface)
+{
+	if (IS_ERR_OR_NULL(iface))
+		return;
+	debugfs_remove(iface->dir);
+	iface->dir = NULL;
+	statistic_interface_free(iface);
+}
+EXPORT_SYMBOL_GPL(statistic_interface_remove);
+
+/*
  * Users define and start statistics by writing definition files. When
  * they cannot (debugfs=off, or a kernel locked down at boot, where debugfs
  * refuses to open writable files), the layer is closed: it says so once
  * and statistic_create_interface() fails, so that exploiters allocate and
  * hook nothing for statistics nobody could ever start.
- *
- * Return: 0, -ENODEV without debugfs, -EPERM under lockdown.
  */
-int statistic_debugfs_init(void)
+static int statistic_debugfs_init(void)
 {
 	struct dentry *root;
 	int err;
@@ -396,10 +456,20 @@ int statistic_debugfs_init(void)
 	return 0;
 }
 
-void statistic_debugfs_exit(void)
+static int __init statistic_init(void)
+{
+	statistic_mem_init();
+	statistic_closed = statistic_debugfs_init();
+	return 0;
+}
+subsys_initcall(statistic_init);
+
+static void __exit statistic_exit(void)
 {
 	debugfs_remove(statistic_root);
+	statistic_data_retire_barrier();
 }
+module_exit(statistic_exit);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
@@ -440,3 +510,6 @@ ssize_t statistic_format(struct statistic_interface *iface, bool definition,
 }
 EXPORT_SYMBOL_IF_KUNIT(statistic_format);
 #endif
+
+MODULE_DESCRIPTION("Generic statistics layer in debugfs");
+MODULE_LICENSE("GPL");

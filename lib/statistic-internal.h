@@ -224,6 +224,19 @@ struct statistic_interface {
 	char *name;
 };
 
+/*
+ * The layer's files, each calling only those listed before it:
+ * statistic-mem.c, statistic-types.c, statistic-core.c,
+ * statistic-definition.c, statistic-debugfs.c.
+ */
+
+/* statistic-mem.c: the memory a user's definitions take */
+int statistic_charge(const struct statistic_memory *mem, size_t bytes);
+void statistic_uncharge(const struct statistic_memory *mem, size_t bytes);
+unsigned long statistic_allocated_bytes(void);
+unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
+void statistic_mem_init(void);
+
 /* statistic-types.c: per-type arithmetic and formatting */
 int statistic_config_check(const struct statistic_config *cfg);
 struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
@@ -241,13 +254,6 @@ void statistic_run_stop(struct statistic_data *data);
 u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
 
-/* statistic-core.c: the memory a user's definitions take */
-int statistic_charge(const struct statistic_memory *mem, size_t bytes);
-void statistic_uncharge(const struct statistic_memory *mem, size_t bytes);
-unsigned long statistic_allocated_bytes(void);
-unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
-int statistic_set_closed(int err);
-
 /* What a data file reader fixes when it starts on a statistic. */
 struct statistic_snapshot {
 	u64 lines;
@@ -262,6 +268,8 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 void statistic_print_time(struct seq_file *m, u64 ns);
 
 /* statistic-core.c */
+struct statistic_interface *statistic_interface_alloc(const char *name);
+void statistic_interface_free(struct statistic_interface *iface);
 u64 statistic_now(const struct statistic_interface *iface);
 u64 statistic_view_time(const struct statistic *stat, u64 now);
 struct statistic_data *statistic_replace_data(struct statistic *stat,
@@ -269,18 +277,15 @@ struct statistic_data *statistic_replace_data(struct statistic *stat,
 					      struct statistic_prep *prep);
 void statistic_set_on(struct statistic *stat, bool on, u64 now,
 		      struct statistic_prep *prep);
+int statistic_commit_config(struct statistic *stat,
+			    const struct statistic_config *cfg);
 
 /* statistic-definition.c */
 void statistic_show_definition(struct seq_file *m, struct statistic *stat);
 int statistic_definition_write(struct statistic_interface *iface, char *buf);
-int statistic_commit_config(struct statistic *stat,
-			    const struct statistic_config *cfg);
 
 /* statistic-debugfs.c */
-int statistic_debugfs_init(void);
-void statistic_debugfs_exit(void);
-int statistic_debugfs_create(struct statistic_interface *iface);
-void statistic_debugfs_remove(struct statistic_interface *iface);
+int statistic_set_closed(int err);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 ssize_t statistic_format(struct statistic_interface *iface, bool definition,

@@ -1068,7 +1068,7 @@ static void settle(void)
 	statistic_data_retire_barrier();
 }
 
-/* dm's statistics, as drivers/md/dm-stats-statistic.c defines them. */
+/* dm's statistics, as drivers/md/dm-statistic.c defines them. */
 static void define_dm_like(struct kunit *test, struct statistic_interface *iface)
 {
 	KUNIT_ASSERT_EQ(test, 0, statistic_define_list(new_stat(test, iface, "sizes"),

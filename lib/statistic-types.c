@@ -31,6 +31,24 @@
 
 #include "statistic-internal.h"
 
+/**
+ * struct statistic_type_ops - what differs between the types
+ * @check: is a definition of this type valid (0 or -EINVAL)
+ * @setup: where a new generation's cells live
+ * @lines: the lines a data file reader shows; may set *@first
+ * @show: one data file line, after the name; 0 or SEQ_SKIP
+ */
+struct statistic_type_ops {
+	int (*check)(const struct statistic_config *cfg);
+	void (*setup)(struct statistic_data *data);
+	u64 (*lines)(struct statistic_data *data, u64 now, u64 *first);
+	int (*show)(struct seq_file *m, struct statistic_data *data,
+		    const struct statistic_snapshot *snap, u64 line);
+};
+
+static const struct statistic_type_ops *
+statistic_type(const struct statistic_config *cfg);
+
 static inline u64 data_now(const struct statistic_data *data)
 {
 	return data->clock ? data->clock() : local_clock();
@@ -47,53 +65,53 @@ static u64 array_bounds(const struct statistic_config *cfg)
 	return 1 + (steps ? fls64(steps) : 0);
 }
 
-/**
- * statistic_config_check() - validate a definition
- * @cfg: the definition
- *
- * Return: 0 if @cfg can be instantiated, -EINVAL otherwise.
- */
-int statistic_config_check(const struct statistic_config *cfg)
+static int value_check(const struct statistic_config *cfg)
 {
-	if (cfg->range_min > cfg->range_max)
+	if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
+	    cfg->mode != STATISTIC_MODE_PRODUCTS)
 		return -EINVAL;
-	switch (cfg->type) {
-	case STATISTIC_TYPE_VALUE:
-		if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
-		    cfg->mode != STATISTIC_MODE_PRODUCTS)
-			return -EINVAL;
-		return 0;
-	case STATISTIC_TYPE_RANGE:
-		return 0;
-	case STATISTIC_TYPE_LIST:
-	case STATISTIC_TYPE_RAW:
-		if (!cfg->entries_max || cfg->entries_max > STATISTIC_ENTRIES_MAX)
-			return -EINVAL;
-		return 0;
-	case STATISTIC_TYPE_ARRAY:
-		if (!cfg->base_interval)
-			return -EINVAL;
-		if (cfg->scale != STATISTIC_SCALE_LIN &&
-		    cfg->scale != STATISTIC_SCALE_LOG2)
-			return -EINVAL;
-		/* the bounds plus the last ">" interval; steps + 1 may wrap */
-		if (cfg->scale == STATISTIC_SCALE_LIN &&
-		    div64_u64((u64)cfg->range_max - (u64)cfg->range_min,
-			      cfg->base_interval) >= STATISTIC_ENTRIES_MAX - 1)
-			return -EINVAL;
-		return 0;
-	case STATISTIC_TYPE_HISTORY:
-		if (!cfg->entries_max || cfg->entries_max > STATISTIC_ENTRIES_MAX)
-			return -EINVAL;
-		if (!cfg->period_us || cfg->period_us > STATISTIC_PERIOD_MAX_US)
-			return -EINVAL;
-		if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
-		    cfg->mode != STATISTIC_MODE_PRODUCTS &&
-		    cfg->mode != STATISTIC_MODE_RANGE)
-			return -EINVAL;
-		return 0;
-	}
-	return -EINVAL;
+	return 0;
+}
+
+static int range_check(const struct statistic_config *cfg)
+{
+	return 0;
+}
+
+/* list and raw: a bounded number of entries */
+static int entries_check(const struct statistic_config *cfg)
+{
+	if (!cfg->entries_max || cfg->entries_max > STATISTIC_ENTRIES_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int array_check(const struct statistic_config *cfg)
+{
+	if (!cfg->base_interval)
+		return -EINVAL;
+	if (cfg->scale != STATISTIC_SCALE_LIN &&
+	    cfg->scale != STATISTIC_SCALE_LOG2)
+		return -EINVAL;
+	/* the bounds plus the last ">" interval; steps + 1 may wrap */
+	if (cfg->scale == STATISTIC_SCALE_LIN &&
+	    div64_u64((u64)cfg->range_max - (u64)cfg->range_min,
+		      cfg->base_interval) >= STATISTIC_ENTRIES_MAX - 1)
+		return -EINVAL;
+	return 0;
+}
+
+static int history_check(const struct statistic_config *cfg)
+{
+	if (entries_check(cfg))
+		return -EINVAL;
+	if (!cfg->period_us || cfg->period_us > STATISTIC_PERIOD_MAX_US)
+		return -EINVAL;
+	if (cfg->mode != STATISTIC_MODE_INCREMENTS &&
+	    cfg->mode != STATISTIC_MODE_PRODUCTS &&
+	    cfg->mode != STATISTIC_MODE_RANGE)
+		return -EINVAL;
+	return 0;
 }
 
 /* A history range slot, empty. */
@@ -199,6 +217,63 @@ void statistic_data_retire_barrier(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(statistic_data_retire_barrier);
 
+/*
+ * Setting up a generation: where the type's cells live. The hot block
+ * holds a value, a range and a small power-of-two array; list, history
+ * and other arrays use struct statistic_cpu blocks; raw has its ring.
+ */
+static void value_setup(struct statistic_data *data)
+{
+	data->hot_cells = 1;
+	if (data->cfg.mode == STATISTIC_MODE_PRODUCTS)
+		data->params |= STATISTIC_HOT_PRODUCTS;
+	if (data->cfg.mode == STATISTIC_MODE_INCREMENTS &&
+	    data->span == U64_MAX)
+		data->kind = STATISTIC_HOT_INCREMENTS;
+	else
+		data->kind = STATISTIC_HOT_COUNT;
+}
+
+/* range: the hot block's minimum, maximum, number and accumulator */
+static void nothing_setup(struct statistic_data *data)
+{
+}
+
+static void array_setup(struct statistic_data *data)
+{
+	const struct statistic_config *cfg = &data->cfg;
+
+	data->nbuckets = array_bounds(cfg) + 1;
+	if (is_power_of_2(cfg->base_interval))
+		data->shift = ilog2(cfg->base_interval);
+	/* see statistic_hot_count() */
+	if (data->nbuckets > STATISTIC_HOT_CELLS_MAX ||
+	    data->shift < 0 || data->span >= BIT_ULL(63)) {
+		data->ncells = data->nbuckets;
+		return;
+	}
+	data->hot_cells = data->nbuckets;
+	data->kind = STATISTIC_HOT_COUNT;
+	data->params = data->shift;
+	if (cfg->scale == STATISTIC_SCALE_LOG2)
+		data->params |= STATISTIC_HOT_LOG2;
+	data->params |= (u64)(data->nbuckets - 1) << STATISTIC_HOT_LAST_SHIFT;
+}
+
+static void list_setup(struct statistic_data *data)
+{
+	data->ncells = data->cfg.entries_max;
+}
+
+static void history_setup(struct statistic_data *data)
+{
+	const struct statistic_config *cfg = &data->cfg;
+
+	data->stride = 1 + (cfg->mode == STATISTIC_MODE_RANGE ? RANGE_CELLS : 1);
+	data->ncells = cfg->entries_max * data->stride;
+	data->period = cfg->period_us * NSEC_PER_USEC;
+}
+
 /**
  * statistic_data_alloc() - make a new, empty generation of data
  * @cfg: a definition that passed statistic_config_check()
@@ -229,49 +304,7 @@ struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
 	data->span = (u64)cfg->range_max - (u64)cfg->range_min;
 	data->kind = STATISTIC_HOT_RANGE;
 
-	switch (cfg->type) {
-	case STATISTIC_TYPE_VALUE:
-		data->hot_cells = 1;
-		if (cfg->mode == STATISTIC_MODE_PRODUCTS)
-			data->params |= STATISTIC_HOT_PRODUCTS;
-		if (cfg->mode == STATISTIC_MODE_INCREMENTS &&
-		    data->span == U64_MAX)
-			data->kind = STATISTIC_HOT_INCREMENTS;
-		else
-			data->kind = STATISTIC_HOT_COUNT;
-		break;
-	case STATISTIC_TYPE_RANGE:
-		break;
-	case STATISTIC_TYPE_ARRAY:
-		data->nbuckets = array_bounds(cfg) + 1;
-		if (is_power_of_2(cfg->base_interval))
-			data->shift = ilog2(cfg->base_interval);
-		/* see statistic_hot_count() */
-		if (data->nbuckets > STATISTIC_HOT_CELLS_MAX ||
-		    data->shift < 0 || data->span >= BIT_ULL(63)) {
-			data->ncells = data->nbuckets;
-			break;
-		}
-		data->hot_cells = data->nbuckets;
-		data->kind = STATISTIC_HOT_COUNT;
-		data->params = data->shift;
-		if (cfg->scale == STATISTIC_SCALE_LOG2)
-			data->params |= STATISTIC_HOT_LOG2;
-		data->params |= (u64)(data->nbuckets - 1) <<
-				STATISTIC_HOT_LAST_SHIFT;
-		break;
-	case STATISTIC_TYPE_LIST:
-		data->ncells = cfg->entries_max;
-		break;
-	case STATISTIC_TYPE_HISTORY:
-		data->stride = 1 + (cfg->mode == STATISTIC_MODE_RANGE ?
-				    RANGE_CELLS : 1);
-		data->ncells = cfg->entries_max * data->stride;
-		data->period = cfg->period_us * NSEC_PER_USEC;
-		break;
-	case STATISTIC_TYPE_RAW:
-		break;
-	}
+	statistic_type(cfg)->setup(data);
 	/* the kind goes into the low bits of ->active */
 	BUILD_BUG_ON(STATISTIC_HOT_RANGE > STATISTIC_HOT_KIND_MASK);
 	if (data->kind == STATISTIC_HOT_RANGE)
@@ -1030,6 +1063,54 @@ void statistic_print_time(struct seq_file *m, u64 ns)
 	seq_printf(m, "[%llu.%06u]", sec, rem / (u32)NSEC_PER_USEC);
 }
 
+/*
+ * The lines a data file reader will show, fixed when it starts on a
+ * statistic; *first is the first epoch (history) or serial (raw).
+ */
+static u64 one_line(struct statistic_data *data, u64 now, u64 *first)
+{
+	return 1;
+}
+
+static u64 array_lines(struct statistic_data *data, u64 now, u64 *first)
+{
+	return data->nbuckets;
+}
+
+static u64 list_lines(struct statistic_data *data, u64 now, u64 *first)
+{
+	if (!data->list)
+		return 0;
+	/* pairs with smp_store_release() in list_add_pair() */
+	return smp_load_acquire(&data->list->used);
+}
+
+static u64 history_lines(struct statistic_data *data, u64 now, u64 *first)
+{
+	u64 epoch;
+
+	now = max(now, data->origin);
+	epoch = div64_u64(now - data->origin, data->period);
+	if (epoch >= data->cfg.entries_max)
+		*first = epoch + 1 - data->cfg.entries_max;
+	return epoch + 1 - *first;
+}
+
+static u64 raw_lines(struct statistic_data *data, u64 now, u64 *first)
+{
+	unsigned long flags;
+	u64 next, lines;
+
+	if (!data->raw)
+		return 0;
+	raw_spin_lock_irqsave(&data->raw->lock, flags);
+	next = data->raw->next_serial;
+	raw_spin_unlock_irqrestore(&data->raw->lock, flags);
+	lines = min_t(u64, next, data->cfg.entries_max);
+	*first = next - lines;
+	return lines;
+}
+
 /**
  * statistic_data_snapshot() - fix what a data file reader shows
  * @data: the generation
@@ -1040,43 +1121,8 @@ void statistic_print_time(struct seq_file *m, u64 ns)
 void statistic_data_snapshot(struct statistic_data *data, u64 now,
 			     struct statistic_snapshot *snap)
 {
-	unsigned long flags;
-	u64 epoch, next;
-
 	snap->first = 0;
-	switch (data->cfg.type) {
-	case STATISTIC_TYPE_VALUE:
-	case STATISTIC_TYPE_RANGE:
-		snap->lines = 1;
-		break;
-	case STATISTIC_TYPE_ARRAY:
-		snap->lines = data->nbuckets;
-		break;
-	case STATISTIC_TYPE_LIST:
-		snap->lines = 0;
-		if (!data->list)
-			break;
-		/* pairs with smp_store_release() in list_add_pair() */
-		snap->lines = smp_load_acquire(&data->list->used);
-		break;
-	case STATISTIC_TYPE_HISTORY:
-		now = max(now, data->origin);
-		epoch = div64_u64(now - data->origin, data->period);
-		if (epoch >= data->cfg.entries_max)
-			snap->first = epoch + 1 - data->cfg.entries_max;
-		snap->lines = epoch + 1 - snap->first;
-		break;
-	case STATISTIC_TYPE_RAW:
-		snap->lines = 0;
-		if (!data->raw)
-			break;
-		raw_spin_lock_irqsave(&data->raw->lock, flags);
-		next = data->raw->next_serial;
-		raw_spin_unlock_irqrestore(&data->raw->lock, flags);
-		snap->lines = min_t(u64, next, data->cfg.entries_max);
-		snap->first = next - snap->lines;
-		break;
-	}
+	snap->lines = statistic_type(&data->cfg)->lines(data, now, &snap->first);
 }
 
 static void history_show(struct seq_file *m, struct statistic_data *data,
@@ -1164,45 +1210,118 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 			     struct statistic_data *data,
 			     const struct statistic_snapshot *snap, u64 line)
 {
-	struct range_result r = {};
-	unsigned int i;
-	s64 x;
-
 	seq_puts(m, name);
-	switch (data->cfg.type) {
-	case STATISTIC_TYPE_VALUE:
-		if (data->cfg.mode == STATISTIC_MODE_PRODUCTS)
-			seq_printf(m, " %lld\n", (s64)fold_cell(data, 0));
-		else
-			seq_printf(m, " %llu\n", fold_cell(data, 0));
-		break;
-	case STATISTIC_TYPE_RANGE:
-		hot_range_fold(data, &r);
-		range_print(m, &r);
-		break;
-	case STATISTIC_TYPE_ARRAY:
-		i = line;
-		if (i < data->nbuckets - 1)
-			seq_printf(m, " <=%lld", array_bound(data, i));
-		else
-			seq_printf(m, " >%lld", array_bound(data, i - 1));
-		seq_printf(m, " %llu\n", fold_cell(data, i));
-		break;
-	case STATISTIC_TYPE_LIST:
-		i = line;
-		x = data->list->entries[i].x;
-		seq_printf(m, " %s0x%llx %llu\n", x < 0 ? "-" : "",
-			   x < 0 ? -(u64)x : (u64)x, fold_cell(data, i));
-		break;
-	case STATISTIC_TYPE_HISTORY:
-		history_show(m, data, snap->first + line);
-		break;
-	case STATISTIC_TYPE_RAW:
-		if (raw_show(m, data, snap->first + line)) {
-			/* seq_file drops what this record printed */
-			return SEQ_SKIP;
-		}
-		break;
-	}
+	return statistic_type(&data->cfg)->show(m, data, snap, line);
+}
+
+/* The rest of one data file line, after the statistic's name. */
+static int value_show(struct seq_file *m, struct statistic_data *data,
+		      const struct statistic_snapshot *snap, u64 line)
+{
+	if (data->cfg.mode == STATISTIC_MODE_PRODUCTS)
+		seq_printf(m, " %lld\n", (s64)fold_cell(data, 0));
+	else
+		seq_printf(m, " %llu\n", fold_cell(data, 0));
 	return 0;
+}
+
+static int range_show(struct seq_file *m, struct statistic_data *data,
+		      const struct statistic_snapshot *snap, u64 line)
+{
+	struct range_result r = {};
+
+	hot_range_fold(data, &r);
+	range_print(m, &r);
+	return 0;
+}
+
+static int array_show(struct seq_file *m, struct statistic_data *data,
+		      const struct statistic_snapshot *snap, u64 line)
+{
+	unsigned int i = line;
+
+	if (i < data->nbuckets - 1)
+		seq_printf(m, " <=%lld", array_bound(data, i));
+	else
+		seq_printf(m, " >%lld", array_bound(data, i - 1));
+	seq_printf(m, " %llu\n", fold_cell(data, i));
+	return 0;
+}
+
+static int list_show(struct seq_file *m, struct statistic_data *data,
+		     const struct statistic_snapshot *snap, u64 line)
+{
+	unsigned int i = line;
+	s64 x = data->list->entries[i].x;
+
+	seq_printf(m, " %s0x%llx %llu\n", x < 0 ? "-" : "",
+		   x < 0 ? -(u64)x : (u64)x, fold_cell(data, i));
+	return 0;
+}
+
+static int history_show_line(struct seq_file *m, struct statistic_data *data,
+			     const struct statistic_snapshot *snap, u64 line)
+{
+	history_show(m, data, snap->first + line);
+	return 0;
+}
+
+static int raw_show_line(struct seq_file *m, struct statistic_data *data,
+			 const struct statistic_snapshot *snap, u64 line)
+{
+	/* gone meanwhile: seq_file drops what this record printed */
+	return raw_show(m, data, snap->first + line) ? SEQ_SKIP : 0;
+}
+
+/*
+ * One table per type; adds dispatch with a switch in __statistic_add()
+ * instead, so that the add path takes no indirect branch (a retpoline).
+ */
+static const struct statistic_type_ops statistic_type_table[] = {
+	[STATISTIC_TYPE_VALUE] = {
+		.check = value_check, .setup = value_setup,
+		.lines = one_line, .show = value_show,
+	},
+	[STATISTIC_TYPE_RANGE] = {
+		.check = range_check, .setup = nothing_setup,
+		.lines = one_line, .show = range_show,
+	},
+	[STATISTIC_TYPE_LIST] = {
+		.check = entries_check, .setup = list_setup,
+		.lines = list_lines, .show = list_show,
+	},
+	[STATISTIC_TYPE_ARRAY] = {
+		.check = array_check, .setup = array_setup,
+		.lines = array_lines, .show = array_show,
+	},
+	[STATISTIC_TYPE_HISTORY] = {
+		.check = history_check, .setup = history_setup,
+		.lines = history_lines, .show = history_show_line,
+	},
+	[STATISTIC_TYPE_RAW] = {
+		.check = entries_check, .setup = nothing_setup,
+		.lines = raw_lines, .show = raw_show_line,
+	},
+};
+
+/* Only for a definition statistic_config_check() accepted. */
+static const struct statistic_type_ops *
+statistic_type(const struct statistic_config *cfg)
+{
+	return &statistic_type_table[cfg->type];
+}
+
+/**
+ * statistic_config_check() - validate a definition
+ * @cfg: the definition
+ *
+ * Return: 0 if @cfg can be instantiated, -EINVAL otherwise.
+ */
+int statistic_config_check(const struct statistic_config *cfg)
+{
+	if (cfg->range_min > cfg->range_max)
+		return -EINVAL;
+	if ((unsigned int)cfg->type >= ARRAY_SIZE(statistic_type_table))
+		return -EINVAL;
+	return statistic_type(cfg)->check(cfg);
 }
