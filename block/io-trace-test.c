@@ -86,7 +86,7 @@ struct rwbs_case {
 	const char *rwbs;
 };
 
-static void io_trace_rwbs(struct kunit *test)
+static void io_trace_rwbs_letters(struct kunit *test)
 {
 	static const struct rwbs_case cases[] = {
 		{ REQ_OP_READ, "R" },
@@ -99,7 +99,8 @@ static void io_trace_rwbs(struct kunit *test)
 		{ REQ_OP_WRITE | REQ_PREFLUSH, "FW" },
 		{ REQ_OP_DISCARD, "D" },
 		{ REQ_OP_SECURE_ERASE, "DE" },
-		{ REQ_OP_WRITE_ZEROES, "Z" },
+		/* blktrace has no letter for write zeroes or zone operations */
+		{ REQ_OP_WRITE_ZEROES, "N" },
 		{ REQ_OP_ZONE_RESET, "N" },
 		/* The longest: every letter at once still fits */
 		{ REQ_OP_SECURE_ERASE | REQ_PREFLUSH | REQ_FUA | REQ_RAHEAD |
@@ -110,7 +111,7 @@ static void io_trace_rwbs(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		memset(rwbs, 'x', sizeof(rwbs));
-		io_trace_fill_rwbs(rwbs, cases[i].opf);
+		io_trace_rwbs(rwbs, cases[i].opf);
 		KUNIT_EXPECT_STREQ_MSG(test, rwbs, cases[i].rwbs, "opf 0x%x",
 				       (__force u32)cases[i].opf);
 		KUNIT_EXPECT_TRUE_MSG(test, io_trace_zero_after(rwbs, sizeof(rwbs)),
@@ -321,7 +322,7 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_bflags_async),
 	KUNIT_CASE(io_trace_bflags_pages),
 	KUNIT_CASE(io_trace_bflags_values),
-	KUNIT_CASE(io_trace_rwbs),
+	KUNIT_CASE(io_trace_rwbs_letters),
 	KUNIT_CASE(io_trace_driver_names),
 	KUNIT_CASE(io_trace_driver_truncated),
 	KUNIT_CASE(io_trace_dev_of_an_rpc),

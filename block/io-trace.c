@@ -28,6 +28,7 @@
 #include <kunit/visibility.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
 #include <linux/buffer_head.h>
 #include <linux/completion.h>
 #include <linux/dcache.h>
@@ -107,56 +108,20 @@ u32 io_trace_bflags(blk_opf_t opf, bool pinned, bool pagecache)
 EXPORT_SYMBOL_IF_KUNIT(io_trace_bflags);
 
 /**
- * io_trace_fill_rwbs() - the blktrace rwbs string of an operation
+ * io_trace_rwbs() - blktrace's letters for an operation, zero-padded
  * @rwbs: IO_TRACE_RWBS_LEN bytes
  * @opf: REQ_OP and REQ_ flags
  *
- * F for a preflush, then the operation (R, W, D for discard, DE for
- * secure erase, Z for write zeroes, N for anything else), then F for FUA,
- * A for readahead, S for sync and M for metadata, as blktrace writes it.
- * The rest of @rwbs is zeroed: consumers that key on the whole array
- * (bpftrace maps) must not see the bytes of an older event behind the NUL.
+ * The letters are blk_fill_rwbs()'s, so the io events and blktrace name an
+ * operation alike. The rest of @rwbs is zeroed: consumers that key on the
+ * whole array (bpftrace maps) must not see the bytes of an older event.
  */
-void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf)
+void io_trace_rwbs(char *rwbs, blk_opf_t opf)
 {
-	int i = 0;
-
-	if (opf & REQ_PREFLUSH)
-		rwbs[i++] = 'F';
-	switch (opf & REQ_OP_MASK) {
-	case REQ_OP_WRITE:
-		rwbs[i++] = 'W';
-		break;
-	case REQ_OP_DISCARD:
-		rwbs[i++] = 'D';
-		break;
-	case REQ_OP_SECURE_ERASE:
-		rwbs[i++] = 'D';
-		rwbs[i++] = 'E';
-		break;
-	case REQ_OP_FLUSH:
-		rwbs[i++] = 'F';
-		break;
-	case REQ_OP_READ:
-		rwbs[i++] = 'R';
-		break;
-	case REQ_OP_WRITE_ZEROES:
-		rwbs[i++] = 'Z';
-		break;
-	default:
-		rwbs[i++] = 'N';
-	}
-	if (opf & REQ_FUA)
-		rwbs[i++] = 'F';
-	if (opf & REQ_RAHEAD)
-		rwbs[i++] = 'A';
-	if (opf & REQ_SYNC)
-		rwbs[i++] = 'S';
-	if (opf & REQ_META)
-		rwbs[i++] = 'M';
-	memset(rwbs + i, 0, IO_TRACE_RWBS_LEN - i);
+	memset(rwbs, 0, IO_TRACE_RWBS_LEN);
+	blk_fill_rwbs(rwbs, opf);
 }
-EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_rwbs);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_rwbs);
 
 /**
  * io_trace_driver_from_disk() - a driver name from a disk name
@@ -167,7 +132,7 @@ EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_rwbs);
  * For disks with neither a parent device nor a module: the disk name
  * without its instance, that is without trailing digits and then without a
  * trailing '-' ("dm", "loop", "nvme0n"); the whole name if that leaves
- * nothing.  The rest of @driver is zeroed, as io_trace_fill_rwbs() does.
+ * nothing.  The rest of @driver is zeroed, as io_trace_rwbs() does.
  */
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk)
 {

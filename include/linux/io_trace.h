@@ -299,7 +299,7 @@ static inline void __io_trace_rpc_done(const struct io_trace_rpc *rpc) { }
 
 /* Pure helpers, in block/io-trace.c, tested by block/io-trace-test.c */
 u32 io_trace_bflags(blk_opf_t opf, bool pinned, bool pagecache);
-void io_trace_fill_rwbs(char *rwbs, blk_opf_t opf);
+void io_trace_rwbs(char *rwbs, blk_opf_t opf);
 void io_trace_driver_from_disk(char *driver, size_t len, const char *disk);
 void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);

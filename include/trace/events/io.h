@@ -52,7 +52,7 @@ DECLARE_EVENT_CLASS(io_class,
 				   __entry->bytes = info->bytes;
 				   __entry->flags = info->bflags;
 				   __entry->opf = (__force u32)info->opf;
-				   io_trace_fill_rwbs(__entry->rwbs, info->opf);
+				   io_trace_rwbs(__entry->rwbs, info->opf);
 				   __entry->end_io = info->end_io;
 				   __entry->error = info->error;
 				   __entry->resid = info->resid;
