@@ -2,7 +2,7 @@
 /*
  * taskstats_io_attr.c - per-task block I/O statistics in taskstats messages
  *
- * The counters kernel/taskstats_io.c keeps travel as a TASKSTATS_TYPE_IO
+ * The counters kernel/task_io_stats.c keeps travel as a TASKSTATS_TYPE_IO
  * attribute (struct taskstats_io) inside the AGGR_PID and AGGR_TGID nests
  * of command replies and exit messages, next to TASKSTATS_TYPE_STATS.  A
  * per-pid record is a snapshot of one task; a per-tgid record is the sum
@@ -17,7 +17,7 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/taskstats.h>
-#include <linux/taskstats_io.h>
+#include <linux/task_io_stats.h>
 #include <linux/taskstats_io_attr.h>
 #include <net/netlink.h>
 

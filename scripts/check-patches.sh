@@ -334,7 +334,7 @@ if [[ ${NOBUILD:-0} != 1 ]]; then
 		fi
 	done < <(grep -v '^# CONFIG_HZ_250' configs/modular.config; echo CONFIG_HZ=300)
 	for ko in drivers/md/dm-mod drivers/md/dm-stats-test lib/statistic lib/statistic-test \
-		kernel/taskstats_io_test block/io-trace-test samples/statistic/statistic_bench; do
+		kernel/task_io_stats_test block/io-trace-test samples/statistic/statistic_bench; do
 		[[ -f $mobj/$ko.ko ]] || missing+=" $ko.ko"
 	done
 	if ((rc == 0)) && [[ -n $missing ]]; then

@@ -2,7 +2,7 @@
 /*
  * Per-task block I/O statistics in taskstats messages: the
  * TASKSTATS_TYPE_IO attribute kernel/taskstats.c adds to its replies and
- * exit messages.  The counters are in <linux/taskstats_io.h>.
+ * exit messages.  The counters are in <linux/task_io_stats.h>.
  */
 #ifndef _LINUX_TASKSTATS_IO_ATTR_H
 #define _LINUX_TASKSTATS_IO_ATTR_H

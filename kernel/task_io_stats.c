@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * taskstats_io.c - per-task block I/O statistics for taskstats
+ * task_io_stats.c - per-task block I/O statistics for taskstats
  *
  * Every bio that goes through submit_bio() is charged to the task that
  * submits it: one operation and its sectors, by kind (read, write, discard,
@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
-#include <linux/taskstats_io.h>
+#include <linux/task_io_stats.h>
 
 #include <kunit/visibility.h>
 

@@ -6,10 +6,10 @@
  * The taskstats side is in <linux/taskstats_io_attr.h>.  See
  * Documentation/taskstats-io.rst.
  */
-#ifndef _LINUX_TASKSTATS_IO_H
-#define _LINUX_TASKSTATS_IO_H
+#ifndef _LINUX_TASK_IO_STATS_H
+#define _LINUX_TASK_IO_STATS_H
 
-#include <linux/taskstats_io_types.h>
+#include <linux/task_io_stats_types.h>
 
 struct bio;
 struct signal_struct;
@@ -86,4 +86,4 @@ static inline void task_io_stats_free_signal(struct signal_struct *sig) { }
 
 #endif /* CONFIG_TASK_IO_STATS */
 
-#endif /* _LINUX_TASKSTATS_IO_H */
+#endif /* _LINUX_TASK_IO_STATS_H */

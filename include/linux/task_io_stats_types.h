@@ -3,10 +3,10 @@
  * The counters of per-task block I/O statistics.  task_struct and
  * signal_struct only hold a pointer to them (allocated on a task's first
  * counted I/O), so <linux/sched.h> does not include this header.  The
- * functions are in <linux/taskstats_io.h>.
+ * functions are in <linux/task_io_stats.h>.
  */
-#ifndef _LINUX_TASKSTATS_IO_TYPES_H
-#define _LINUX_TASKSTATS_IO_TYPES_H
+#ifndef _LINUX_TASK_IO_STATS_TYPES_H
+#define _LINUX_TASK_IO_STATS_TYPES_H
 
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
@@ -42,4 +42,4 @@ struct task_io_wait {
 	unsigned long	nvcsw;
 };
 
-#endif /* _LINUX_TASKSTATS_IO_TYPES_H */
+#endif /* _LINUX_TASK_IO_STATS_TYPES_H */

@@ -15,7 +15,7 @@
 #include <linux/limits.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/taskstats_io.h>
+#include <linux/task_io_stats.h>
 #include <linux/taskstats_io_attr.h>
 
 /* The counters of struct task_io_stats, without its syncp. */
