@@ -141,8 +141,8 @@ cat >"$new/drivers/md/Kbuild" <<'KBUILD'
 obj-m := dm-mod.o
 dm-mod-y := dm.o dm-table.o dm-target.o dm-linear.o dm-stripe.o \
 	    dm-ioctl.o dm-io.o dm-kcopyd.o dm-sysfs.o dm-stats.o \
-	    dm-stats-index.o dm-stats-io.o dm-stats-mem.o dm-rq.o \
-	    dm-io-rewind.o dm-iotally-version.o
+	    dm-stats-index.o dm-stats-io.o dm-stats-mem.o dm-stats-message.o \
+	    dm-rq.o dm-io-rewind.o dm-iotally-version.o
 dm-mod-$(CONFIG_DM_INIT) += dm-init.o
 dm-mod-$(CONFIG_DM_UEVENT) += dm-uevent.o
 dm-mod-$(CONFIG_BLK_DEV_ZONED) += dm-zone.o
