@@ -492,7 +492,7 @@ static void taskstats_io_suite_exit(struct kunit_suite *suite)
 }
 
 static struct kunit_suite taskstats_io_suite = {
-	.name = "taskstats_io",
+	.name = "task_io_stats",
 	.suite_init = taskstats_io_suite_init,
 	.suite_exit = taskstats_io_suite_exit,
 	.test_cases = taskstats_io_cases,

@@ -3,11 +3,11 @@
 #
 # make check-i386: our KUnit suites on a 32-bit x86 kernel (ARCH=i386, SMP)
 # in qemu-system-i386 with two vCPUs, each on a host thread, so that a
-# 64-bit counter torn into two 32-bit stores can show (the taskstats_io
+# 64-bit counter torn into two 32-bit stores can show (the task_io_stats
 # suite's reader_never_torn_test and writer_section_test). Same suites and
 # symbols as make kunit (scripts/kunit-uml.sh). The build lives in
 # build/kunit-i386; the KTAP is kept as build/logs/kunit-i386/ktap.log.
-# Extra arguments go to kunit.py run (e.g. a suite filter 'taskstats_io*');
+# Extra arguments go to kunit.py run (e.g. a suite filter 'task_io_stats*');
 # --name NAME (scripts/check.sh's guest_with) only names the part.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
