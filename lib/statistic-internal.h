@@ -9,6 +9,7 @@
 #include <asm/local64.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/statistic.h>
 
@@ -181,6 +182,21 @@ struct statistic_data {
 	struct rcu_head rcu;
 };
 
+/* The time of @data's clock: the interface's, else local_clock(). */
+static inline u64 statistic_data_now(const struct statistic_data *data)
+{
+	return data->clock ? data->clock() : local_clock();
+}
+
+/* A history range slot, empty. */
+static inline void statistic_range_init(local64_t *cells)
+{
+	local64_set(&cells[RANGE_NUM], 0);
+	local64_set(&cells[RANGE_ACC], 0);
+	local64_set(&cells[RANGE_MIN], S64_MAX);
+	local64_set(&cells[RANGE_MAX], S64_MIN);
+}
+
 /**
  * struct statistic_prep - what running a generation needs, allocated
  *	before anything changes
@@ -226,7 +242,7 @@ struct statistic_interface {
 
 /*
  * The layer's files, each calling only those listed before it:
- * statistic-mem.c, statistic-types.c, statistic-core.c,
+ * statistic-mem.c, statistic-types.c, statistic-data.c, statistic-core.c,
  * statistic-definition.c, statistic-debugfs.c.
  */
 
@@ -237,20 +253,9 @@ unsigned long statistic_allocated_bytes(void);
 unsigned long statistic_set_max_allocated_bytes(unsigned long bytes);
 void statistic_mem_init(void);
 
-/* statistic-types.c: per-type arithmetic and formatting */
+/* statistic-types.c: what differs between the types, adding, reading */
 int statistic_config_check(const struct statistic_config *cfg);
-struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
-					    const struct statistic_interface *iface,
-					    u64 origin);
-void statistic_data_free(struct statistic_data *data);
-void statistic_data_retire(struct statistic_data *data);
-void statistic_data_retire_barrier(void);
-int statistic_prep_alloc(struct statistic_data *data,
-			 struct statistic_prep *prep);
-void statistic_prep_free(struct statistic_prep *prep);
-unsigned long statistic_run_start(struct statistic_data *data,
-				  struct statistic_prep *prep);
-void statistic_run_stop(struct statistic_data *data);
+void statistic_type_setup(struct statistic_data *data);
 u64 statistic_data_out_of_range(const struct statistic_data *data);
 u64 statistic_data_missed(const struct statistic_data *data);
 
@@ -266,6 +271,20 @@ int statistic_data_show_line(struct seq_file *m, const char *name,
 			     struct statistic_data *data,
 			     const struct statistic_snapshot *snap, u64 line);
 void statistic_print_time(struct seq_file *m, u64 ns);
+
+/* statistic-data.c: generations of data */
+struct statistic_data *statistic_data_alloc(const struct statistic_config *cfg,
+					    const struct statistic_interface *iface,
+					    u64 origin);
+void statistic_data_free(struct statistic_data *data);
+void statistic_data_retire(struct statistic_data *data);
+void statistic_data_retire_barrier(void);
+int statistic_prep_alloc(struct statistic_data *data,
+			 struct statistic_prep *prep);
+void statistic_prep_free(struct statistic_prep *prep);
+unsigned long statistic_run_start(struct statistic_data *data,
+				  struct statistic_prep *prep);
+void statistic_run_stop(struct statistic_data *data);
 
 /* statistic-core.c */
 struct statistic_interface *statistic_interface_alloc(const char *name);

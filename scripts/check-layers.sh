@@ -12,7 +12,7 @@ out=${KERNEL_OUT:-$top/build/kernel}
 
 stacks=(
 	"drivers/md/dm-stats-mem drivers/md/dm-stats-index drivers/md/dm-stats-io drivers/md/dm-statistic drivers/md/dm-stats drivers/md/dm-stats-message"
-	"lib/statistic-mem lib/statistic-types lib/statistic-core lib/statistic-definition lib/statistic-debugfs"
+	"lib/statistic-mem lib/statistic-types lib/statistic-data lib/statistic-core lib/statistic-definition lib/statistic-debugfs"
 )
 
 n=0 failed=0
