@@ -145,8 +145,9 @@ verified=$work/verified
 key=$({
 	cat "$patches"/*.patch configs/*.config versions.mk scripts/check-patches.sh \
 		scripts/make-patches.sh scripts/mail-series.py scripts/kernel-tree.sh \
-		scripts/kernel-build.sh scripts/series-lint.py scripts/check-doc-paths.sh
-	find drivers lib include kernel samples block patches -type f 2>/dev/null |
+		scripts/kernel-build.sh scripts/series-lint.py scripts/check-doc-paths.sh scripts/kernel-dirs
+	# shellcheck disable=SC2046 # one word per folder
+	find $(grep -v '^#' scripts/kernel-dirs) patches -type f 2>/dev/null |
 		sort | xargs -r sha256sum
 } | sha256sum | cut -d' ' -f1)
 if [[ -z ${IOTALLY_RECHECK:-} && -f $verified ]] && read -r vkey vwhen <"$verified" &&

@@ -30,7 +30,8 @@ trap 'rm -f "$tmp"' EXIT
 checkpatch=(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types
 	--ignore 'FILE_PATH_CHANGES,SPDX_LICENSE_TAG')
 
-mapfile -t files < <(find drivers lib include kernel samples block -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
+mapfile -t dirs < <(grep -v '^#' scripts/kernel-dirs)
+mapfile -t files < <(find "${dirs[@]}" -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
 for f in "${files[@]}"; do
 	"${checkpatch[@]}" -f "$f" >"$tmp" 2>&1
 	result $? "checkpatch --strict $f" "$tmp"
