@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# TAP helpers for guest test suites (POSIX sh, runs under busybox ash).
+# TAP helpers for guest test suites (POSIX sh, runs under busybox ash), and
+# the one TAP emitter of the repository: the host's checks (scripts/check-*.sh,
+# lint-kernel.sh, dm-io-size.sh, fuzz-dm.sh compare) source it too.
 #
 # Each check prints one "ok N - name" or "not ok N - name" line; a failure
 # is followed by "#" lines with the command, the expected and the actual
@@ -22,6 +24,19 @@ _tap_result() { # status name
 
 _tap_diag() { # prefix text (multi-line safe)
 	printf '%s\n' "$2" | sed "s/^/#   $1/"
+}
+
+# tap_result STATUS NAME [DIAGNOSTICS]: "ok" when STATUS is 0; otherwise
+# "not ok" with each line of DIAGNOSTICS below it as a TAP comment. Returns
+# 0 or 1 with the result, so a caller can stop at a failed step.
+tap_result() {
+	if [ "$1" = 0 ]; then
+		_tap_result 0 "$2"
+		return 0
+	fi
+	_tap_result 1 "$2"
+	[ -z "${3:-}" ] || _tap_diag "" "$3"
+	return 1
 }
 
 # ok NAME: a passing result for a check made by hand.
