@@ -1,20 +1,50 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# Guest side, sourced by the benchmarks that read null_blk directly
-# (bench/taskstats, bench/io-trace), after ../../lib.sh.
+# Guest side: the one null_blk + dm-linear setup of the benchmarks, sourced
+# after ../../lib.sh (bail). The benchmarks read /dev/nullb0 directly
+# (bench/taskstats, bench/io-trace) or a dm-linear device over all of it
+# (bench/dm-stats, bench/dm-stats-cpus, bench/iotally, bench/serve), the
+# dm-stats ones with Debian's dm-mod.ko or ours in turn (load_engine).
 
-# load_nullb MODE: one null_blk device, completing inline or by a 20 us timer.
+# load_nullb MODE [GIB]: one null_blk device of GIB GiB (4 by default), two
+# submit queues, completing inline (MODE inline) or by a 20 us timer (MODE
+# timer). A null_blk already loaded is unloaded first.
 load_nullb() {
 	[ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
 	case $1 in
 	inline) _irq="irqmode=0" ;;
 	timer) _irq="irqmode=2 completion_nsec=20000" ;;
+	*) bail "load_nullb: no null_blk mode '$1' (inline, timer)" ;;
 	esac
 	# shellcheck disable=SC2086
-	modprobe null_blk nr_devices=1 gb=4 queue_mode=2 submit_queues=2 $_irq ||
+	modprobe null_blk nr_devices=1 gb="${2:-4}" queue_mode=2 submit_queues=2 $_irq ||
 		bail "cannot load null_blk ($1)"
 	[ -b /dev/nullb0 ] || bail "no /dev/nullb0"
+}
+
+# nullb_linear NAME: the dm-linear device NAME over all of /dev/nullb0.
+nullb_linear() {
+	dmsetup create --noudevsync "$1" --table "0 $(cat /sys/block/nullb0/size) linear /dev/nullb0 0" ||
+		bail "cannot create the dm-linear device"
+}
+
+# load_engine stock|ours: dm-mod.ko with Debian's dm-stats engine, or the
+# one with ours (installed as extra/dm-mod-iotally.ko by the bench's
+# host.sh), in place of the one loaded; every mapped device is removed.
+STOCK_KO=/lib/modules/$(uname -r)/kernel/drivers/md/dm-mod.ko
+OURS_KO=/lib/modules/$(uname -r)/kernel/extra/dm-mod-iotally.ko
+load_engine() {
+	dmsetup remove_all --noudevsync >/dev/null 2>&1
+	if [ -d /sys/module/dm_mod ]; then
+		rmmod dm_mod || bail "cannot unload dm_mod"
+	fi
+	case $1 in
+	stock) insmod "$STOCK_KO" ;;
+	ours) insmod "$OURS_KO" ;;
+	esac || bail "cannot load the $1 dm-mod.ko"
+	[ -e /dev/mapper/control ] || mknod /dev/mapper/control c 10 \
+		"$(sed -n 's/^ *\([0-9]*\) device-mapper$/\1/p' /proc/misc)"
 }
 
 # nullb_randread SECONDS: fio's --minimal line for 4 KiB random direct reads
