@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# TAP helpers for guest test suites (POSIX sh, runs under busybox ash), and
-# the one TAP emitter of the repository: the host's checks (scripts/check-*.sh,
-# lint-kernel.sh, dm-io-size.sh, fuzz-dm.sh compare) source it too.
+# TAP helpers for guest test suites (POSIX sh, runs under busybox ash); the
+# host-side checks that print TAP source it too (bash).
 #
 # Each check prints one "ok N - name" or "not ok N - name" line; a failure
 # is followed by "#" lines with the command, the expected and the actual
@@ -136,6 +135,21 @@ check_fails() {
 		_tap_diag "stderr: " "$err"
 		;;
 	esac
+}
+
+# wait_for SECONDS CMD...: run CMD (its output dropped) every 0.1 s until it
+# succeeds, for at most SECONDS; status 1 if it never did. A condition with
+# expansions to redo each time goes through eval:
+#   wait_for 60 eval '[ "$(cat $F)" = 0 ]' || bail "..."
+wait_for() {
+	_wait_n=$(($1 * 10))
+	shift
+	while [ "$_wait_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_wait_n=$((_wait_n - 1))
+	done
+	return 1
 }
 
 # possible_cpus: how many CPUs the kernel counts as possible (the CPUs
