@@ -1,11 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# Guest side: the one null_blk + dm-linear setup of the benchmarks, sourced
-# after ../../lib.sh (bail). The benchmarks read /dev/nullb0 directly
+# Guest side, what every benchmark's run.sh sources first (`. ../lib.sh`,
+# from its own folder): the suites' TAP helpers (tests/selftests/lib.sh),
+# the settings its host.sh wrote (/etc/iotally.conf, when there) and the one
+# null_blk + dm-linear setup. The benchmarks read /dev/nullb0 directly
 # (bench/taskstats, bench/io-trace) or a dm-linear device over all of it
 # (bench/dm-stats, bench/dm-stats-cpus, bench/iotally, bench/serve), the
 # dm-stats ones with Debian's dm-mod.ko or ours in turn (load_engine).
+
+# shellcheck source=../selftests/lib.sh
+. ../../lib.sh
+if [ -f /etc/iotally.conf ]; then
+	# shellcheck disable=SC1091 # written by tests/vm/mkinitramfs.sh
+	. /etc/iotally.conf
+fi
 
 # load_nullb MODE [GIB]: one null_blk device of GIB GiB (4 by default), two
 # submit queues, completing inline (MODE inline) or by a 20 us timer (MODE
@@ -45,6 +54,19 @@ load_engine() {
 	esac || bail "cannot load the $1 dm-mod.ko"
 	[ -e /dev/mapper/control ] || mknod /dev/mapper/control c 10 \
 		"$(sed -n 's/^ *\([0-9]*\) device-mapper$/\1/p' /proc/misc)"
+}
+
+# bench_iops "KEY=VALUE..." NAME IOPS: one fio measurement, as the line
+# "# BENCH KEY=VALUE... iops=IOPS" the report reads and a passing NAME; a
+# failing NAME and status 1 when fio measured nothing.
+bench_iops() {
+	if [ -n "$3" ] && [ "$3" -gt 0 ]; then
+		echo "# BENCH $1 iops=$3"
+		pass "$2: $3 IOPS"
+	else
+		fail "$2: fio measured nothing" "fio output: ${3:-none}"
+		return 1
+	fi
 }
 
 # nullb_randread SECONDS: fio's --minimal line for 4 KiB random direct reads

@@ -13,10 +13,8 @@
 # and TAP checks that every region was created and that deleting ours gave
 # all of it back (after RCU grace periods). The stock engine's charge is
 # only waited for: the next measurement starts from what it is then.
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-# load_nullb, nullb_linear, load_engine
-. ../nullb.sh
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 PARAM=/sys/module/dm_mod/parameters/stats_current_allocated_bytes
 DEV=benchmem
@@ -28,13 +26,7 @@ load_nullb inline 10
 
 # settle TARGET: wait up to 10 s for the charge to come back to TARGET
 # (both engines may free a deleted region after an RCU grace period).
-settle() {
-	_n=0
-	while [ "$(cat $PARAM)" != "$1" ] && [ $_n -lt 100 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-}
+settle() { wait_for 10 eval "[ \"\$(cat $PARAM)\" = $1 ]"; }
 
 # steady: the charge once it has not moved for 0.3 s (at most 10 s): what
 # the regions hold, without index snapshots still waiting for their grace

@@ -24,11 +24,8 @@
 # BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none),
 # BENCH_ENGINES ("stock ours"; stock or ours: that engine alone, still
 # measured four times per row and round, reloaded as in A-B-B-A).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-# load_nullb, nullb_linear, load_engine
-. ../nullb.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-4}
 # The stock engine takes minutes to create 10,000 regions (it suspends the
@@ -80,13 +77,7 @@ fio_iops() {
 
 # measure ENGINE ROUND ROW: one fio run on the device as it is now.
 measure() {
-	_iops=$(fio_iops)
-	if [ -n "$_iops" ] && [ "$_iops" -gt 0 ]; then
-		echo "# BENCH engine=$1 round=$2 row=$3 iops=$_iops"
-		pass "$1 round $2 $3: $_iops IOPS"
-	else
-		fail "$1 round $2 $3: fio measured nothing" "fio output: $_iops"
-	fi
+	bench_iops "engine=$1 round=$2 row=$3" "$1 round $2 $3" "$(fio_iops)"
 }
 
 # The big row: 10,000 tiled one-area regions, timed create and delete,

@@ -16,11 +16,8 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
 # BENCH_REGIONS (10000), BENCH_RUNTIME (fio seconds before each run, 1).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-# load_nullb, nullb_linear, load_engine
-. ../nullb.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-5}
 REGIONS=${BENCH_REGIONS:-10000}

@@ -17,11 +17,8 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
 # BENCH_SIZES ("1000 10000"), BENCH_RUNTIME (fio seconds before each run, 1).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-# load_nullb, nullb_linear, load_engine
-. ../nullb.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-5}
 SIZES=${BENCH_SIZES:-1000 10000}
