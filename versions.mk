@@ -86,3 +86,7 @@ DEBIAN_GUEST_PACKAGES = \
 QEMU_CPUS   := 2
 QEMU_MEM    := 1024
 QEMU_TIMEOUT := 900
+# The debug guest (tests/vm/run.sh --debug: KASAN + lockdep) is slower and
+# needs KASAN's shadow memory and quarantine.
+DEBUG_GUEST_TIMEOUT := 1800
+DEBUG_GUEST_MEM     := 5632

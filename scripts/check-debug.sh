@@ -12,17 +12,12 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-mkdir -p build/logs
+# shellcheck source=flavour-check.sh
+. scripts/flavour-check.sh
 
-if ! make -s kernel DEBUG=1 >build/logs/kernel-debug-build.log 2>&1; then
-	tail -n 20 build/logs/kernel-debug-build.log
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+flavour_build kernel-debug-build.log DEBUG=1
 kunit_suites=$(scripts/kunit-suite-count.sh)
 # shellcheck disable=SC2046
-tests/vm/run.sh --kernel patched --debug --name kasan --timeout 1800 --mem 5632 \
-	--kunit-suites "$kunit_suites" $(scripts/guest-suites.sh debug) | tee build/logs/check-debug.out
-read -r _ p f _ < <(grep '^RESULT ' build/logs/check-debug.out | tail -n 1)
-echo "${p:-0} passed, ${f:-1} failed"
-[[ ${f:-1} == 0 ]]
+tests/vm/run.sh --kernel patched --debug --name kasan --kunit-suites "$kunit_suites" \
+	$(scripts/guest-suites.sh debug) | tee build/logs/check-debug.out
+flavour_result build/logs/check-debug.out

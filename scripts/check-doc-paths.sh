@@ -12,7 +12,8 @@
 #   scripts/check-doc-paths.sh [PLACE...]   (default: the documentation)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-. scripts/tap.sh
+# shellcheck source=../tests/selftests/lib.sh
+. tests/selftests/lib.sh
 
 places=("$@")
 ((${#places[@]})) || places=(Documentation README.md patches tools/iotally/iotally.8)
@@ -23,16 +24,13 @@ places=("$@")
 machine='(^|[^[:alnum:]_.~/-])/(work|root|home|tmp|var/tmp|builds?)/[[:alnum:]_]'
 build_tree='(^|[^[:alnum:]_.~/-])/[[:alnum:]_.+-]+(/[[:alnum:]_.+-]+)*/build/'
 
-echo "1..${#places[@]}"
-n=0 failed=0
 for place in "${places[@]}"; do
-	n=$((n + 1))
 	if [[ ! -e $place ]]; then
-		echo "not ok $n - $place names no build-machine path # $place does not exist"
-		failed=1
+		fail "$place names no build-machine path" "$place does not exist"
 		continue
 	fi
 	hits=$(grep -rnE "$machine|$build_tree" "$place" | grep -vE '/path/to/' || true)
-	tap_result "$n" "$place names no build-machine path" "$hits" || failed=1
+	[[ -z $hits ]]
+	tap_result $? "$place names no build-machine path" "$hits"
 done
-exit $failed
+tap_finish

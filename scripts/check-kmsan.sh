@@ -20,13 +20,10 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-mkdir -p build/logs
+# shellcheck source=flavour-check.sh
+. scripts/flavour-check.sh
 
-if ! make -s kernel KMSAN=1 >build/logs/kernel-kmsan-build.log 2>&1; then
-	tail -n 20 build/logs/kernel-kmsan-build.log
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+flavour_build kernel-kmsan-build.log KMSAN=1
 fuzz_data=build/fuzz-kmsan
 fuzz=()
 if scripts/test-helpers.sh >build/logs/kmsan-helpers.log 2>&1 &&
@@ -53,10 +50,9 @@ echo "TIME_SCALE=10" >build/logs/kmsan-guest.conf
 tests/vm/run.sh --kernel patched --kernel-dir build/kernel-kmsan --name kmsan --timeout 5400 \
 	--mem 3072 --kunit-suites "$kunit_suites" --guest-config build/logs/kmsan-guest.conf \
 	"${suites[@]}" | tee build/logs/check-kmsan.out
-read -r _ p f _ < <(grep '^RESULT ' build/logs/check-kmsan.out | tail -n 1)
+kmsan=0
 if grep -q 'BUG: KMSAN' build/logs/kmsan/console.log 2>/dev/null; then
 	grep -A 12 'BUG: KMSAN' build/logs/kmsan/console.log | head -n 60
-	f=$((${f:-0} + 1))
+	kmsan=1
 fi
-echo "${p:-0} passed, ${f:-1} failed"
-[[ ${f:-1} == 0 ]]
+flavour_result build/logs/check-kmsan.out "$kmsan"

@@ -60,33 +60,25 @@ export KBUILD_BUILD_USER=iotally KBUILD_BUILD_HOST=iotally KBUILD_BUILD_VERSION=
 export GIT_AUTHOR_NAME=iotally GIT_AUTHOR_EMAIL=iotally@localhost
 export GIT_COMMITTER_NAME=iotally GIT_COMMITTER_EMAIL=iotally@localhost
 
-n=0 failed=0
+# shellcheck source=../tests/selftests/lib.sh
+. tests/selftests/lib.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 names=()
-result() { # status name [details file]
-	n=$((n + 1))
+result() { # status name [details file]: its last 40 lines below a failure
 	names+=("$2")
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $2"
-		echo "#   at ${SECONDS}s"
-	else
-		echo "not ok $n - $2"
-		[[ -n ${3:-} ]] && sed 's/^/#   /' "$3" | tail -n 40
-		failed=$((failed + 1))
-		return 1
-	fi
+	tap_result "$1" "$2" "$([[ $1 != 0 && -n ${3:-} ]] && tail -n 40 "$3")" || return 1
+	echo "#   at ${SECONDS}s"
 }
 finish() {
 	wait
-	echo "1..$n"
-	if ((failed == 0)) && [[ -n ${key:-} && ${NOBUILD:-0} != 1 ]]; then
+	if ((_tap_failed == 0)) && [[ -n ${key:-} && ${NOBUILD:-0} != 1 ]]; then
 		{
 			echo "$key $(date -u +%FT%TZ)"
 			printf '%s\n' "${names[@]:2}"
 		} >"$verified"
 	fi
-	((failed == 0))
+	tap_finish
 	exit
 }
 
@@ -145,8 +137,9 @@ verified=$work/verified
 key=$({
 	cat "$patches"/*.patch configs/*.config versions.mk scripts/check-patches.sh \
 		scripts/make-patches.sh scripts/mail-series.py scripts/kernel-tree.sh \
-		scripts/kernel-build.sh scripts/series-lint.py scripts/check-doc-paths.sh
-	find drivers lib include kernel samples block patches -type f 2>/dev/null |
+		scripts/kernel-build.sh scripts/series-lint.py scripts/check-doc-paths.sh scripts/kernel-dirs
+	# shellcheck disable=SC2046 # one word per folder
+	find $(grep -v '^#' scripts/kernel-dirs) patches -type f 2>/dev/null |
 		sort | xargs -r sha256sum
 } | sha256sum | cut -d' ' -f1)
 if [[ -z ${IOTALLY_RECHECK:-} && -f $verified ]] && read -r vkey vwhen <"$verified" &&

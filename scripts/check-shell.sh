@@ -13,21 +13,22 @@
 #   scripts/check-shell.sh [FILE...]   (default: every shell file)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-. scripts/tap.sh
+# shellcheck source=../tests/selftests/lib.sh
+. tests/selftests/lib.sh
 
 if ! command -v shellcheck >/dev/null; then
-	echo "1..1"
-	echo "not ok 1 - shellcheck is installed # make deps installs it (versions.mk DEB_PACKAGES)"
-	exit 1
+	fail "shellcheck is installed" "make deps installs it (versions.mk DEB_PACKAGES)"
+	tap_finish
+	exit
 fi
 
 files=("$@")
 if ((${#files[@]} == 0)); then
 	mapfile -t tracked < <(git ls-files)
 	if ((${#tracked[@]} == 0)); then
-		echo "1..1"
-		echo "not ok 1 - the repository's files are listed # git ls-files gave none"
-		exit 1
+		fail "the repository's files are listed" "git ls-files gave none"
+		tap_finish
+		exit
 	fi
 	for f in "${tracked[@]}"; do
 		[[ -f $f && ! -L $f ]] || continue
@@ -43,17 +44,14 @@ trap 'rm -f "$report"' EXIT
 shellcheck -S warning -f gcc "${files[@]}" >"$report" 2>&1
 rc=$?
 
-echo "1..${#files[@]}"
-n=0 failed=0
 for f in "${files[@]}"; do
-	n=$((n + 1))
 	hits=$(awk -v f="$f:" 'index($0, f) == 1' "$report")
-	tap_result "$n" "$f is shellcheck clean" "$hits" || failed=1
+	[[ -z $hits ]]
+	tap_result $? "$f is shellcheck clean" "$hits"
 done
 # A shellcheck that fails without a finding (cannot run, bad option) fails too.
-if ((rc != 0 && failed == 0)); then
-	echo "# shellcheck exited with $rc and reported no finding:"
-	sed 's/^/#   /' "$report"
-	failed=1
+if ((rc != 0 && _tap_failed == 0)); then
+	fail "shellcheck ran" "shellcheck exited with $rc and reported no finding:
+$(cat "$report")"
 fi
-exit $failed
+tap_finish

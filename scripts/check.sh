@@ -218,13 +218,12 @@ fi
 # code concurrently); any splat fails.
 if step kernel-debug-build make -s kernel DEBUG=1; then
 	# shellcheck disable=SC2046
-	guest kasan --kernel patched --debug --timeout 1800 --mem 5632 --kunit-suites "$kunit_suites" \
-		$(scripts/guest-suites.sh debug)
+	guest kasan --kernel patched --debug --kunit-suites "$kunit_suites" $(scripts/guest-suites.sh debug)
 	# with 64 possible CPUs (2 online): KUnit, and removing a device with
 	# 1 GiB of counters in 64 per-CPU blocks raises no soft lockup or RCU
 	# stall (1.5 minutes)
-	guest kasan-cpus64 --kernel patched --debug --timeout 1800 --mem 5632 --maxcpus 64 \
-		--kunit-suites "$kunit_suites" --suite dm-stats-remove
+	guest kasan-cpus64 --kernel patched --debug --maxcpus 64 --kunit-suites "$kunit_suites" \
+		--suite dm-stats-remove
 fi
 
 # 2c. HZ=300: upstream's engine, rebuilt for that kernel, is the fuzzing

@@ -17,12 +17,11 @@
 # shellcheck disable=SC2034
 suite=$1
 _suite_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=versions.sh
+. "$_suite_top/scripts/versions.sh"
 
 # suite_var NAME: versions.mk's NAME for this suite ($(SUITE) expanded).
-suite_var() {
-	make -s -C "$_suite_top" -f versions.mk --no-print-directory SUITE="$suite" \
-		--eval 'print-var-%: ; @echo $($*)' "print-var-$1"
-}
+suite_var() { versions_var "$1" SUITE="$suite"; }
 
 if ! [[ " $(suite_var DEBIAN_SUITES) " == *" $suite "* ]]; then
 	echo "debian-suite: unknown SUITE '$suite' (versions.mk DEBIAN_SUITES: $(suite_var DEBIAN_SUITES))" >&2

@@ -17,9 +17,11 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-mkvar() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/versions.mk"; }
-release=$(mkvar KERNEL_RELEASE)
-headers=/usr/src/linux-headers-$release
+# shellcheck source=versions.sh
+. "$top/scripts/versions.sh"
+# shellcheck source=../tests/selftests/lib.sh
+. "$top/tests/selftests/lib.sh"
+headers=/usr/src/linux-headers-$KERNEL_RELEASE
 pristine=$top/build/src/linux-pristine/drivers/md
 out=$top/build/dm-io-size
 slack=8
@@ -43,7 +45,6 @@ cp -p "$pristine"/dm*.[ch] "$out/stock/"
 cp -a "$out/ours-src/drivers/md" "$out/ours"
 cp -a "$out/ours-src/drivers/md/." "$out/ours-stat/"
 
-n=0 failed=0
 size() { pahole -C dm_io "$1" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p'; }
 build_dm_o "$out/stock" || exit 1
 build_dm_o "$out/ours" || exit 1
@@ -59,12 +60,10 @@ fi
 for v in ours:"dm-mod.ko for the stock kernel" ours-stat:"with CONFIG_DM_STATISTIC"; do
 	dir=${v%%:*} what=${v#*:}
 	s=$(size "$out/$dir/dm.o")
-	n=$((n + 1))
 	if [[ -n $s ]] && ((s <= stock + slack)); then
-		echo "ok $n - struct dm_io $what: $s bytes, upstream's $stock (+$((s - stock)), at most +$slack)"
+		pass "struct dm_io $what: $s bytes, upstream's $stock (+$((s - stock)), at most +$slack)"
 	else
-		echo "not ok $n - struct dm_io $what: ${s:-?} bytes, upstream's $stock (at most +$slack)"
-		failed=$((failed + 1))
+		tap_result 1 "struct dm_io $what: ${s:-?} bytes, upstream's $stock (at most +$slack)"
 	fi
 done
 
@@ -88,16 +87,10 @@ path() { # LIMIT NAME FUNCTION...: TAP on the sum of their frames
 		sum=$((sum + b))
 		detail+=" $f $b"
 	done
-	n=$((n + 1))
-	if ((sum <= limit)); then
-		echo "ok $n - stack of $name: $sum bytes (at most $limit):$detail"
-	else
-		echo "not ok $n - stack of $name: $sum bytes (at most $limit):$detail"
-		failed=$((failed + 1))
-	fi
+	((sum <= limit))
+	tap_result $? "stack of $name: $sum bytes (at most $limit):$detail"
 }
 path 560 "the I/O completion walk" dm_stats_account_io account_walk_end region_account_areas
 path 560 "the I/O start walk" dm_stats_account_io account_walk_start region_account_areas
 path 256 "index destruction" dm_stats_index_destroy dm_stats_index_free nodes_free_list
-echo "1..$n"
-((failed == 0))
+tap_finish

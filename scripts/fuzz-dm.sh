@@ -27,6 +27,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$top/build/tests/bin/dm-stats-fuzz
+# shellcheck source=../tests/selftests/lib.sh
+. "$top/tests/selftests/lib.sh"
 
 # transcript LOGDIR SEED: the transcript of SEED in a guest's tap.log, kept
 # beside it as dm-stats-fuzz-SEED.transcript; prints its path.
@@ -41,6 +43,16 @@ seeds_in() { # LOGDIR: the seeds whose transcripts a guest printed
 	sed -n 's/^# dm-stats-fuzz-transcript-begin \([0-9]*\)$/\1/p' "$1/tap.log" 2>/dev/null
 }
 
+# judge WANT NAME ARGS...: a TAP line, ok when `dm-stats-fuzz compare ARGS`
+# finds the transcripts the same (WANT 0) or different (WANT 1).
+judge() {
+	local want=$1 name=$2 got=0
+	shift 2
+	"$fuzz" compare "$@" >/dev/null || got=1
+	[[ $got == "$want" ]]
+	tap_result $? "$name" || true
+}
+
 # selftest: the comparison itself, on made-up transcripts: time fields and
 # the spread of a histogram are masked, nothing else is.
 selftest() {
@@ -53,13 +65,9 @@ selftest() {
 	sed 's/^> 0+8 1 0 8/> 0+8 1 1 8/' "$t/a" >"$t/merge"
 	sed 's/^= 4096/= EIO/' "$t/a" >"$t/io"
 	sed 's/ 1:0$/ 2:0/' "$t/a" >"$t/hist"
-	"$fuzz" compare "$t/a" "$t/time" >/dev/null &&
-		echo "ok $((++n)) - compare: transcripts differing only in time fields are the same" ||
-		echo "not ok $((++n)) - compare: transcripts differing only in time fields are the same"
+	judge 0 "compare: transcripts differing only in time fields are the same" "$t/a" "$t/time"
 	for c in merge:"merge count" io:"I/O result" hist:"histogram total"; do
-		"$fuzz" compare "$t/a" "$t/${c%%:*}" >/dev/null &&
-			echo "not ok $((++n)) - compare: a different ${c#*:} is a difference" ||
-			echo "ok $((++n)) - compare: a different ${c#*:} is a difference"
+		judge 1 "compare: a different ${c#*:} is a difference" "$t/a" "$t/${c%%:*}"
 	done
 	# At HZ=300 a jiffy prints as 4 ms (rounded up), 2 as 7, 3 as 10: 3, 6
 	# or 13 ms are no count of jiffies; at HZ=250 every multiple of 4 is one.
@@ -67,15 +75,9 @@ selftest() {
 	printf '%s\n' '#1 M fz_linear 16384 @stats_create - /1' '= 0' '> 0' \
 		'#2 M fz_linear 16384 @stats_print 0' '= 0' '> 0+8 1 0 8 4 0 0 0 7 0 10 14 4 0' >"$t/hz-up"
 	sed 's/ 4 0$/ 3 0/' "$t/hz-up" >"$t/hz-down"
-	"$fuzz" compare --hz 300 "$t/hz-up" "$t/hz-up" >/dev/null &&
-		echo "ok $((++n)) - compare --hz 300: 4, 7, 10 and 14 ms are times upstream prints" ||
-		echo "not ok $((++n)) - compare --hz 300: 4, 7, 10 and 14 ms are times upstream prints"
-	"$fuzz" compare --hz 300 "$t/hz-up" "$t/hz-down" >/dev/null &&
-		echo "not ok $((++n)) - compare --hz 300: 3 ms (a jiffy rounded down) is a difference" ||
-		echo "ok $((++n)) - compare --hz 300: 3 ms (a jiffy rounded down) is a difference"
-	"$fuzz" compare --hz 250 "$t/hz-up" "$t/hz-up" >/dev/null &&
-		echo "not ok $((++n)) - compare --hz 250: 7 ms is a difference" ||
-		echo "ok $((++n)) - compare --hz 250: 7 ms is a difference"
+	judge 0 "compare --hz 300: 4, 7, 10 and 14 ms are times upstream prints" --hz 300 "$t/hz-up" "$t/hz-up"
+	judge 1 "compare --hz 300: 3 ms (a jiffy rounded down) is a difference" --hz 300 "$t/hz-up" "$t/hz-down"
+	judge 1 "compare --hz 250: 7 ms is a difference" --hz 250 "$t/hz-up" "$t/hz-up"
 	rm -rf "$t"
 }
 
@@ -85,13 +87,13 @@ compare() {
 		hzopt=(--hz "$2")
 		shift 2
 	fi
-	local oracle=$1 other seed n=0 a b
+	local oracle=$1 other seed a b
 	shift
 	selftest
 	local seeds
 	seeds=$(seeds_in "$oracle")
 	if [[ -z $seeds ]]; then
-		echo "not ok $((++n)) - no dm-stats-fuzz transcript in $oracle/tap.log"
+		tap_result 1 "no dm-stats-fuzz transcript in $oracle/tap.log" || true
 	fi
 	for other in "$@"; do
 		for seed in $seeds; do
@@ -100,18 +102,16 @@ compare() {
 			local name
 			name="seed $seed: $(basename "$other") and $(basename "$oracle") give the same transcript"
 			if [[ ! -s $b ]]; then
-				echo "not ok $((++n)) - $name"
-				echo "#   no transcript of seed $seed in $other/tap.log"
+				fail "$name" "no transcript of seed $seed in $other/tap.log"
 			elif "$fuzz" compare "${hzopt[@]}" "$a" "$b" >"$b.diff" 2>&1; then
-				echo "ok $((++n)) - $name ($(tail -n 1 "$b.diff"))"
+				pass "$name ($(tail -n 1 "$b.diff"))"
 			else
-				echo "not ok $((++n)) - $name"
-				sed 's/^/#   /' "$b.diff"
-				echo "#   replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")${hzopt[1]:+ HZ=${hzopt[1]}}"
+				fail "$name" "$(cat "$b.diff")
+replay: make fuzz-dm SEED=$seed STEPS=$(grep -c '^#' "$a")${hzopt[1]:+ HZ=${hzopt[1]}}"
 			fi
 		done
 	done
-	echo "1..$n"
+	tap_finish
 }
 
 case ${1:-} in
@@ -128,7 +128,7 @@ gen)
 	;;
 compare)
 	shift
-	out=$(compare "$@")
+	out=$(compare "$@") || true
 	echo "$out"
 	! grep -q '^not ok' <<<"$out"
 	;;

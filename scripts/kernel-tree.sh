@@ -20,8 +20,8 @@ build=$top/build/src
 pristine=$build/linux-pristine
 work=$build/linux
 state=$work/.iotally
-# Our kernel files: everything under these directories of the repository.
-overlay_dirs=(drivers lib include kernel samples block)
+# Our kernel files: everything under the folders scripts/kernel-dirs lists.
+mapfile -t overlay_dirs < <(grep -v '^#' "$top/scripts/kernel-dirs")
 
 mkdir -p "$build"
 # One tree, several builders: serialise.

@@ -13,16 +13,10 @@ cd "$top" || exit
 exec 8>"$out/.lock"
 flock 8
 
-n=0 failed=0
-result() { # status name [details file]
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[[ -n ${3:-} ]] && sed 's/^/#   /' "$3" | head -n 40
-		failed=$((failed + 1))
-	fi
+# shellcheck source=../tests/selftests/lib.sh
+. tests/selftests/lib.sh
+result() { # status name [details file]: its first 40 lines below a failure
+	tap_result "$1" "$2" "$([[ $1 != 0 && -n ${3:-} ]] && head -n 40 "$3")"
 }
 
 tmp=$(mktemp)
@@ -30,7 +24,8 @@ trap 'rm -f "$tmp"' EXIT
 checkpatch=(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types
 	--ignore 'FILE_PATH_CHANGES,SPDX_LICENSE_TAG')
 
-mapfile -t files < <(find drivers lib include kernel samples block -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
+mapfile -t dirs < <(grep -v '^#' scripts/kernel-dirs)
+mapfile -t files < <(find "${dirs[@]}" -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
 for f in "${files[@]}"; do
 	"${checkpatch[@]}" -f "$f" >"$tmp" 2>&1
 	result $? "checkpatch --strict $f" "$tmp"
@@ -59,5 +54,4 @@ for f in "${files[@]}"; do
 	result $? "sparse $f" "$tmp"
 done
 
-echo "1..$n"
-((failed == 0))
+tap_finish

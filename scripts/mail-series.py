@@ -19,7 +19,10 @@ import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OVERLAY_DIRS = ["drivers", "lib", "include", "kernel", "samples", "block"]
+# Our kernel folders, one a line in scripts/kernel-dirs (the list
+# scripts/kernel-tree.sh copies over linux-source).
+with open(os.path.join(TOP, "scripts", "kernel-dirs"), encoding="utf-8") as _f:
+    OVERLAY_DIRS = [line.strip() for line in _f if line.strip() and not line.startswith("#")]
 DATE = "2024-11-17 00:00:00 +0000"
 TRAILER = re.compile(r"^(Fixes|Cc|Link|Reported-by|Reviewed-by|Acked-by|Tested-by|Suggested-by|Closes): \S")
 

@@ -28,11 +28,9 @@ if [[ ${1:-} == --stage ]]; then
 fi
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-mkvar() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/versions.mk"; }
-release=$(mkvar KERNEL_RELEASE)
-tarball=$(mkvar KERNEL_SOURCE_TAR)
-srcname=$(mkvar KERNEL_SOURCE_DIR)
-headers=/usr/src/linux-headers-$release
+# shellcheck source=versions.sh
+. "$top/scripts/versions.sh"
+headers=/usr/src/linux-headers-$KERNEL_RELEASE
 pristine=$top/build/src/linux-pristine
 out=$top/build/modules
 stage=$out/dm-mod
@@ -46,9 +44,9 @@ mdsrc=$pristine/drivers/md
 if [[ ! -e $pristine/.extracted ]]; then
 	mdsrc=$out/pristine/drivers/md
 	if [[ ! -d $mdsrc ]]; then
-		echo "  EXTRACT $srcname/drivers/md"
+		echo "  EXTRACT $KERNEL_SOURCE_DIR/drivers/md"
 		mkdir -p "$out/pristine"
-		tar -C "$out/pristine" --strip-components=1 -xf "$tarball" "$srcname/drivers/md"
+		tar -C "$out/pristine" --strip-components=1 -xf "$KERNEL_SOURCE_TAR" "$KERNEL_SOURCE_DIR/drivers/md"
 	fi
 fi
 

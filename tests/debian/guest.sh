@@ -24,15 +24,8 @@ version=$(cat /usr/local/lib/iotally-test/version)
 vg=iotally_vg
 data=/dev/vdb
 
-# wait_for SECONDS CMD...: until CMD succeeds (udev, systemd settle in the background).
-wait_for() {
-	local n=$1
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		((n-- > 0)) || return 1
-		sleep 1
-	done
-}
+# wait_for SECONDS CMD... (lib.sh): until CMD succeeds, as udev and systemd
+# settle in the background.
 
 # The exporter as shipped: its default address (iotally serve --help).
 scrape() {

@@ -46,6 +46,27 @@ mp_three_reads() {
 	dmsetup message mp 0 @stats_delete "$_mp_region"
 }
 
+# mp_check_reads NAME [N ARG...]: mp_three_reads, and the check NAME that
+# the region counts 3 reads of 24 sectors with none in flight; sets
+# $mp_read_time (its read time) and $mp_read_hist (its histogram).
+mp_check_reads() {
+	_mp_name=$1
+	shift
+	_mp_line=$(mp_three_reads "$@")
+	check_eq "$_mp_name" "3 24 0" "$(echo "$_mp_line" | awk '{ print $2, $4, $10 }')"
+	# shellcheck disable=SC2034 # read by the suites that source this file
+	mp_read_time=$(echo "$_mp_line" | awk '{ print $5 }')
+	# shellcheck disable=SC2034 # read by the suites that source this file
+	mp_read_hist=$(echo "$_mp_line" | awk '{ print $15 }')
+}
+
+# mp_first_reads: how the dm-rq suites start: mp_setup_or_bail, then
+# mp_check_reads of the default region.
+mp_first_reads() {
+	mp_setup_or_bail
+	mp_check_reads "3 reads, 24 sectors, none in flight"
+}
+
 mp_teardown() {
 	dmsetup remove --noudevsync mp
 	rmmod null_blk

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# TAP helpers for guest test suites (POSIX sh, runs under busybox ash).
+# TAP helpers for guest test suites (POSIX sh, runs under busybox ash); the
+# host-side checks that print TAP source it too (bash).
 #
 # Each check prints one "ok N - name" or "not ok N - name" line; a failure
 # is followed by "#" lines with the command, the expected and the actual
@@ -22,6 +23,19 @@ _tap_result() { # status name
 
 _tap_diag() { # prefix text (multi-line safe)
 	printf '%s\n' "$2" | sed "s/^/#   $1/"
+}
+
+# tap_result STATUS NAME [DIAGNOSTICS]: "ok" when STATUS is 0; otherwise
+# "not ok" with each line of DIAGNOSTICS below it as a TAP comment. Returns
+# 0 or 1 with the result, so a caller can stop at a failed step.
+tap_result() {
+	if [ "$1" = 0 ]; then
+		_tap_result 0 "$2"
+		return 0
+	fi
+	_tap_result 1 "$2"
+	[ -z "${3:-}" ] || _tap_diag "" "$3"
+	return 1
 }
 
 # ok NAME: a passing result for a check made by hand.
@@ -121,6 +135,21 @@ check_fails() {
 		_tap_diag "stderr: " "$err"
 		;;
 	esac
+}
+
+# wait_for SECONDS CMD...: run CMD (its output dropped) every 0.1 s until it
+# succeeds, for at most SECONDS; status 1 if it never did. A condition with
+# expansions to redo each time goes through eval:
+#   wait_for 60 eval '[ "$(cat $F)" = 0 ]' || bail "..."
+wait_for() {
+	_wait_n=$(($1 * 10))
+	shift
+	while [ "$_wait_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_wait_n=$((_wait_n - 1))
+	done
+	return 1
 }
 
 # possible_cpus: how many CPUs the kernel counts as possible (the CPUs

@@ -12,6 +12,10 @@
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
 #
+#   --debug   the debug guest (make check, make check-debug): the KASAN +
+#             lockdep kernel in build/kernel-debug, with DEBUG_GUEST_TIMEOUT
+#             and DEBUG_GUEST_MEM (versions.mk) unless --timeout or --mem
+#             say otherwise (KASAN's shadow and quarantine, slower code)
 #   --kernel-dir DIR  with --kernel patched: the kernel built in DIR
 #             instead (a configuration variant, e.g. build/kernel-noiotrace)
 #   --maxcpus N  N possible CPUs (-smp N and the kernel's maxcpus=QEMU_CPUS;
@@ -36,7 +40,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=qemu-common.sh
 . "$top/tests/vm/qemu-common.sh"
 
-kernel='' debug=0 name='' dm_mod='' timeout=$QEMU_TIMEOUT mem=$QEMU_MEM append='' kunit_suites=0
+kernel='' debug=0 name='' dm_mod='' timeout='' mem='' append='' kunit_suites=0
 guest_config='' icount='' maxcpus='' data='' kernel_dir=''
 suites=()
 extra=()
@@ -57,10 +61,15 @@ while (($#)); do
 	--maxcpus) maxcpus=$2; shift 2 ;;
 	--data) data=$(readlink -f "$2"); shift 2 ;;
 	--kernel-dir) kernel_dir=$(readlink -f "$2"); shift 2 ;;
-	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
+if ((debug)); then
+	timeout=${timeout:-$DEBUG_GUEST_TIMEOUT} mem=${mem:-$DEBUG_GUEST_MEM}
+else
+	timeout=${timeout:-$QEMU_TIMEOUT} mem=${mem:-$QEMU_MEM}
+fi
 
 case $kernel in
 stock)

@@ -22,12 +22,13 @@
 # host's clock).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../host-common.sh
+. "$(dirname "$0")/../host-common.sh"
 rounds=${BENCH_ROUNDS:-2}
 runtime=${BENCH_RUNTIME:-2}
 engines=${BENCH_ENGINES:-ours}
 maxcpus_list=${BENCH_MAXCPUS:-2 64 255}
-icount_opts=${BENCH_ICOUNT-shift=3,sleep=on}
+bench_icount
 rows="none whole1 whole1-hist16-precise"
 
 "$top/scripts/modules.sh"
@@ -38,10 +39,7 @@ cp "$top/build/modules/dm-mod.ko" "$stage/dm-mod-iotally.ko"
 printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_BIG_ROUNDS=0\nBENCH_ROWS="%s"\nBENCH_ENGINES="%s"\n' \
 	"$rounds" "$runtime" "$rows" "$engines" >"$stage/guest.conf"
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
-icount=()
-[[ -n $icount_opts ]] && icount=(--icount "$icount_opts")
 status=0
 logs=()
 for n in $maxcpus_list; do

@@ -13,30 +13,20 @@
 # and TAP checks that every region was created and that deleting ours gave
 # all of it back (after RCU grace periods). The stock engine's charge is
 # only waited for: the next measurement starts from what it is then.
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
+# shellcheck source=../lib.sh
+. ../lib.sh
 
-KREL=$(uname -r)
-STOCK_KO=/lib/modules/$KREL/kernel/drivers/md/dm-mod.ko
-OURS_KO=/lib/modules/$KREL/kernel/extra/dm-mod-iotally.ko
 PARAM=/sys/module/dm_mod/parameters/stats_current_allocated_bytes
 DEV=benchmem
 
 [ -f "$STOCK_KO" ] || bail "no stock dm-mod.ko at $STOCK_KO"
 [ -f "$OURS_KO" ] || bail "no iotally dm-mod.ko at $OURS_KO"
 command -v dm-stats-msg >/dev/null || bail "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
-[ -b /dev/nullb0 ] || modprobe null_blk nr_devices=1 gb=10 queue_mode=2 irqmode=0 ||
-	bail "cannot load null_blk"
+load_nullb inline 10
 
 # settle TARGET: wait up to 10 s for the charge to come back to TARGET
 # (both engines may free a deleted region after an RCU grace period).
-settle() {
-	_n=0
-	while [ "$(cat $PARAM)" != "$1" ] && [ $_n -lt 100 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-}
+settle() { wait_for 10 eval "[ \"\$(cat $PARAM)\" = $1 ]"; }
 
 # steady: the charge once it has not moved for 0.3 s (at most 10 s): what
 # the regions hold, without index snapshots still waiting for their grace
@@ -51,16 +41,8 @@ steady() {
 }
 
 for e in stock ours; do
-	dmsetup remove_all --noudevsync >/dev/null 2>&1
-	if [ -d /sys/module/dm_mod ]; then
-		rmmod dm_mod || bail "cannot unload dm_mod"
-	fi
-	if [ $e = stock ]; then insmod "$STOCK_KO"; else insmod "$OURS_KO"; fi ||
-		bail "cannot load the $e dm-mod.ko"
-	[ -e /dev/mapper/control ] || mknod /dev/mapper/control c 10 \
-		"$(sed -n 's/^ *\([0-9]*\) device-mapper$/\1/p' /proc/misc)"
-	dmsetup create --noudevsync "$DEV" --table "0 20971520 linear /dev/nullb0 0" ||
-		bail "cannot create the dm-linear device"
+	load_engine $e
+	nullb_linear "$DEV"
 
 	base=$(cat $PARAM)
 	awk 'BEGIN { for (i = 0; i < 50; i++) printf "@stats_create %d+8 8\n", i * 8 }' >/tmp/msgs

@@ -28,7 +28,8 @@
 # same.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../host-common.sh
+. "$(dirname "$0")/../host-common.sh"
 rounds=${BENCH_ROUNDS:-4}
 runtime=${BENCH_RUNTIME:-2}
 mem=${BENCH_MEM:-6144}
@@ -43,12 +44,9 @@ printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_BIG_ROUNDS=%s\n' "$rounds" "$ru
 	"${BENCH_BIG_ROUNDS:-1}" >"$stage/guest.conf"
 [[ -z ${BENCH_ROWS:-} ]] || printf 'BENCH_ROWS="%s"\n' "$BENCH_ROWS" >>"$stage/guest.conf"
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
 status=0
-icount_opts=${BENCH_ICOUNT-shift=3,sleep=on}
-icount=()
-[[ -n $icount_opts ]] && icount=(--icount "$icount_opts")
+bench_icount
 "$top/tests/vm/run.sh" --kernel stock --name "$name" --mem "$mem" --timeout 5400 "${icount[@]}" \
 	--extra-module "$stage/dm-mod-iotally.ko" --guest-config "$stage/guest.conf" \
 	--suite bench/dm-stats || status=$?

@@ -24,9 +24,8 @@
 # BENCH_ROWS (the IOPS rows to measure, all five by default; empty: none),
 # BENCH_ENGINES ("stock ours"; stock or ours: that engine alone, still
 # measured four times per row and round, reloaded as in A-B-B-A).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-4}
 # The stock engine takes minutes to create 10,000 regions (it suspends the
@@ -34,9 +33,6 @@ ROUNDS=${BENCH_ROUNDS:-4}
 # and measured ROUNDS times while it stands.
 BIG_ROUNDS=${BENCH_BIG_ROUNDS:-1}
 RUNTIME=${BENCH_RUNTIME:-2}
-KREL=$(uname -r)
-STOCK_KO=/lib/modules/$KREL/kernel/drivers/md/dm-mod.ko
-OURS_KO=/lib/modules/$KREL/kernel/extra/dm-mod-iotally.ko
 PARAM=/sys/module/dm_mod/parameters/stats_current_allocated_bytes
 DEV=bench
 GB=10
@@ -51,26 +47,9 @@ command -v dm-stats-msg >/dev/null || bail "dm-stats-msg is not in the guest (sc
 # costs more to copy in and out under TCG than any message's own work (the
 # floor row shows what is left), and replies that need more grow it.
 MSG="dm-stats-msg -b 1024"
-modprobe null_blk nr_devices=1 gb=$GB queue_mode=2 irqmode=0 submit_queues=2 ||
-	bail "cannot load null_blk"
+load_nullb inline $GB
 
-load_engine() { # stock|ours
-	dmsetup remove_all --noudevsync >/dev/null 2>&1
-	if [ -d /sys/module/dm_mod ]; then
-		rmmod dm_mod || bail "cannot unload dm_mod"
-	fi
-	case $1 in
-	stock) insmod "$STOCK_KO" ;;
-	ours) insmod "$OURS_KO" ;;
-	esac || bail "cannot load the $1 dm-mod.ko"
-	[ -e /dev/mapper/control ] || mknod /dev/mapper/control c 10 \
-		"$(sed -n 's/^ *\([0-9]*\) device-mapper$/\1/p' /proc/misc)"
-}
-
-make_dev() {
-	dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/nullb0 0" ||
-		bail "cannot create the dm-linear device"
-}
+make_dev() { nullb_linear "$DEV"; }
 
 drop_dev() {
 	dmsetup remove --noudevsync "$DEV" || bail "cannot remove the dm-linear device"
@@ -98,13 +77,7 @@ fio_iops() {
 
 # measure ENGINE ROUND ROW: one fio run on the device as it is now.
 measure() {
-	_iops=$(fio_iops)
-	if [ -n "$_iops" ] && [ "$_iops" -gt 0 ]; then
-		echo "# BENCH engine=$1 round=$2 row=$3 iops=$_iops"
-		pass "$1 round $2 $3: $_iops IOPS"
-	else
-		fail "$1 round $2 $3: fio measured nothing" "fio output: $_iops"
-	fi
+	bench_iops "engine=$1 round=$2 row=$3" "$1 round $2 $3" "$(fio_iops)"
 }
 
 # The big row: 10,000 tiled one-area regions, timed create and delete,

@@ -27,7 +27,8 @@
 # average is printed with the table all the same.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../host-common.sh
+. "$(dirname "$0")/../host-common.sh"
 quads=${BENCH_QUADS:-1}
 rounds=${BENCH_ROUNDS:-3}
 runtime=${BENCH_RUNTIME:-2}
@@ -60,11 +61,8 @@ if ! grep -q '^kernel: .*=y$' "$stage/kernels.txt" ||
 	exit 1
 fi
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
-icount_opts=${BENCH_ICOUNT-shift=3,sleep=on}
-icount=()
-[[ -n $icount_opts ]] && icount=(--icount "$icount_opts")
+bench_icount
 
 status=0
 logs=()

@@ -28,9 +28,8 @@
 # noevents), BENCH_BOOT (the boot's number), BENCH_ROUNDS (3),
 # BENCH_RUNTIME (fio seconds, 2), BENCH_ROWS (the events kernel's rows, all
 # three by default).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 KERNEL=${BENCH_KERNEL:?host.sh names the kernel}
 BOOT=${BENCH_BOOT:-1}
@@ -55,8 +54,6 @@ events)
 *) bail "unknown kernel $KERNEL" ;;
 esac
 
-# load_nullb MODE, nullb_randread SECONDS
-. ../nullb.sh
 
 # fio_run SECONDS: the reads; prints IOPS and the reads done
 fio_run() {
@@ -98,13 +95,8 @@ measure() {
 	fio_run 1 >/dev/null # warm-up, not measured
 	# shellcheck disable=SC2046 # IOPS and reads, two words
 	set -- "$1" "$2" "$3" $(fio_run "$RUNTIME")
-	if [ -n "${4:-}" ] && [ "$4" -gt 0 ]; then
-		echo "# BENCH kernel=$KERNEL boot=$BOOT round=$1 row=$2 mode=$3 iops=$4"
-		pass "$KERNEL round $1 $2 $3: $4 IOPS"
+	bench_iops "kernel=$KERNEL boot=$BOOT round=$1 row=$2 mode=$3" "$KERNEL round $1 $2 $3" "${4:-}" &&
 		reads=$((reads + $5))
-	else
-		fail "$KERNEL round $1 $2 $3: fio measured nothing" "fio: ${4:-no output}"
-	fi
 }
 
 # The order of rows turns around every round.

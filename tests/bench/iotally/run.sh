@@ -16,9 +16,8 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
 # BENCH_REGIONS (10000), BENCH_RUNTIME (fio seconds before each run, 1).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-5}
 REGIONS=${BENCH_REGIONS:-10000}
@@ -30,10 +29,8 @@ SECTORS=$((GB * 1024 * 1024 * 2))
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
 command -v dmstats >/dev/null || bail "dmstats is not in the guest"
 command -v dm-stats-msg >/dev/null || bail "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
-modprobe null_blk nr_devices=1 gb=$GB queue_mode=2 irqmode=0 submit_queues=2 ||
-	bail "cannot load null_blk"
-dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/nullb0 0" ||
-	bail "cannot create the dm-linear device"
+load_nullb inline $GB
+nullb_linear "$DEV"
 
 echo "# BENCH kernel=$(uname -r) regions=$REGIONS rounds=$ROUNDS"
 

@@ -17,9 +17,8 @@
 #
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_ROUNDS (5),
 # BENCH_SIZES ("1000 10000"), BENCH_RUNTIME (fio seconds before each run, 1).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-5}
 SIZES=${BENCH_SIZES:-1000 10000}
@@ -32,10 +31,8 @@ PORT=9863
 command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
 command -v dmstats >/dev/null || bail "dmstats is not in the guest"
 command -v dm-stats-msg >/dev/null || bail "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
-modprobe null_blk nr_devices=1 gb=$GB queue_mode=2 irqmode=0 submit_queues=2 ||
-	bail "cannot load null_blk"
-dmsetup create --noudevsync "$DEV" --table "0 $SECTORS linear /dev/nullb0 0" ||
-	bail "cannot create the dm-linear device"
+load_nullb inline $GB
+nullb_linear "$DEV"
 http=0
 ip link set lo up 2>/dev/null && http=1
 echo "# BENCH kernel=$(uname -r) rounds=$ROUNDS http=$http"

@@ -10,8 +10,8 @@
 # tracepoints, grows by under 200 bytes per device (Percpu in /proc/meminfo
 # moves in steps of 256 KiB with 64 possible CPUs: it is printed, not
 # checked), and nothing is charged to the layer.
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
+# shellcheck source=../lib.sh
+. ../lib.sh
 # shellcheck source=../../selftests/statistic-limits/memory.sh
 . ../../statistic-limits/memory.sh
 

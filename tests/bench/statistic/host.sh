@@ -10,7 +10,8 @@
 # default 1024), BENCH_BATCHES (batches per case and CPU, 101).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../host-common.sh
+. "$(dirname "$0")/../host-common.sh"
 name=bench-statistic
 stage=$top/build/bench/statistic
 
@@ -19,7 +20,6 @@ mkdir -p "$stage"
 printf 'BENCH_OPS=%s\nBENCH_BATCHES=%s\n' "${BENCH_OPS:-1024}" "${BENCH_BATCHES:-101}" \
 	>"$stage/guest.conf"
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
 status=0
 "$top/tests/vm/run.sh" --kernel stock --name "$name" --timeout 1800 \

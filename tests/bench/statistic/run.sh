@@ -11,9 +11,8 @@
 # Settings (from /etc/iotally.conf, written by host.sh): BENCH_OPS (calls
 # per timed batch, a multiple of 1024, default 1024), BENCH_BATCHES (batches
 # per case and CPU, 101).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 OPS=${BENCH_OPS:-1024}
 BATCHES=${BENCH_BATCHES:-101}

@@ -22,7 +22,8 @@
 # table all the same.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../host-common.sh
+. "$(dirname "$0")/../host-common.sh"
 rounds=${BENCH_ROUNDS:-4}
 name=bench-taskstats
 
@@ -35,12 +36,9 @@ printf 'BENCH_ROUNDS=%s\nBENCH_RUNTIME=%s\nBENCH_FORK_SECONDS=%s\nBENCH_AB_SLICE
 	"$rounds" "${BENCH_RUNTIME:-2}" "${BENCH_FORK_SECONDS:-2}" "${BENCH_AB_SLICE_MS:-100}" \
 	"${BENCH_AB_PAIRS:-100}" >"$stage/guest.conf"
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 load_before=$(load)
 status=0
-icount_opts=${BENCH_ICOUNT-shift=3,sleep=on}
-icount=()
-[[ -n $icount_opts ]] && icount=(--icount "$icount_opts")
+bench_icount
 "$top/tests/vm/run.sh" --kernel patched --name "$name" --timeout 3600 "${icount[@]}" \
 	--guest-config "$stage/guest.conf" --suite bench/taskstats || status=$?
 

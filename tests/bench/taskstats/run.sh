@@ -31,9 +31,8 @@
 # Settings (/etc/iotally.conf, written by host.sh): BENCH_ROUNDS (4),
 # BENCH_RUNTIME (fio seconds, 2), BENCH_FORK_SECONDS (2), BENCH_AB_SLICE_MS
 # (100), BENCH_AB_PAIRS (100).
-# shellcheck source=../../selftests/lib.sh
-. ../../lib.sh
-. /etc/iotally.conf
+# shellcheck source=../lib.sh
+. ../lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-4}
 RUNTIME=${BENCH_RUNTIME:-2}
@@ -60,8 +59,6 @@ acct() {
 	[ "$(cat $PARAM)" = $_want ] || bail "cannot switch the accounting $1"
 }
 
-# load_nullb MODE, nullb_randread SECONDS
-. ../nullb.sh
 
 fio_iops() {
 	nullb_randread "$1" |
@@ -71,13 +68,7 @@ fio_iops() {
 # measure_fio MODE ACCT ROUND
 measure_fio() {
 	acct "$2"
-	_iops=$(fio_iops "$RUNTIME")
-	if [ -n "$_iops" ] && [ "$_iops" -gt 0 ]; then
-		echo "# BENCH kind=fio mode=$1 acct=$2 round=$3 iops=$_iops"
-		pass "fio $1, accounting $2, round $3: $_iops IOPS"
-	else
-		fail "fio $1, accounting $2, round $3: fio measured nothing" "fio output: $_iops"
-	fi
+	bench_iops "kind=fio mode=$1 acct=$2 round=$3" "fio $1, accounting $2, round $3" "$(fio_iops "$RUNTIME")"
 }
 
 # measure_fork yes|no ROUND
@@ -86,15 +77,13 @@ measure_fork() {
 	if [ "$1" = yes ]; then
 		iotally tasks -m 0-1 >$T/listen.out 2>$T/listen.err &
 		_listener=$!
-		_i=0
-		while ! grep -q '^listening' $T/listen.err 2>/dev/null; do
-			_i=$((_i + 1))
-			if [ $_i -gt 300 ] || ! kill -0 $_listener 2>/dev/null; then
-				fail "fork+exit with a listener, round $2" "listener did not start: $(cat $T/listen.err)"
-				return
-			fi
-			sleep 0.1
-		done
+		# listening, or no longer running
+		if ! wait_for 30 eval "grep -q '^listening' $T/listen.err || ! kill -0 $_listener" ||
+			! grep -q '^listening' $T/listen.err; then
+			fail "fork+exit with a listener, round $2" \
+				"listener did not start: $(cat $T/listen.err)"
+			return
+		fi
 	fi
 	_out=$(forkexit "$FORK_SECONDS")
 	_rc=$?

@@ -146,12 +146,8 @@ cap_pid=$!
 iotally serve --cgroups --cgroup-depth 0 --listen 127.0.0.1:$DEPTH_PORT 2>$T/serve-depth.err &
 depth_pid=$!
 for _p in $PORT $CAP_PORT $DEPTH_PORT; do
-	_i=0
-	until scrape $T/s0.txt $_p 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -le 60 ] || bail "iotally serve --cgroups (port $_p) did not answer: $(cat $T/serve*.err)"
-		sleep 1
-	done
+	wait_for 60 scrape $T/s0.txt $_p ||
+		bail "iotally serve --cgroups (port $_p) did not answer: $(cat $T/serve*.err)"
 done
 pass "serve --cgroups answers"
 
@@ -312,12 +308,7 @@ movejob=$!
 exec 6>$T/move.ctl
 # ready_lines N: wait until ioload printed N "ready" lines
 ready_lines() {
-	_i=0
-	until [ "$(grep -c '^ready' $T/move.out)" -ge "$1" ]; do
-		_i=$((_i + 1))
-		[ $_i -le 300 ] || bail "ioload did not get ready ($1)"
-		sleep 0.1
-	done
+	wait_for 30 eval "[ \"\$(grep -c '^ready' $T/move.out)\" -ge $1 ]" || bail "ioload did not get ready ($1)"
 }
 ready_lines 1
 movepid=$(awk '{ print $2; exit }' $T/move.out)
@@ -345,14 +336,10 @@ in_cgroup zombie sh -c '/usr/bin/dd if=/dev/zero of=/dev/mapper/cgfast bs=64k co
 	oflag=direct status=none & echo $! >'"$T"'/zombie.pid; echo $$ >'"$T"'/zombie-parent.pid
 	exec sleep 30' &
 zjob=$!
-_i=0
 # state_of PID: the state letter in /proc/PID/stat (dd's name has no blank)
 state_of() { awk '{ print $3 }' /proc/"$1"/stat 2>/dev/null; }
-until [ -s $T/zombie.pid ] && [ "$(state_of "$(cat $T/zombie.pid)")" = Z ]; do
-	_i=$((_i + 1))
-	[ $_i -le 300 ] || bail "dd did not become a zombie"
-	sleep 0.1
-done
+wait_for 30 eval '[ -s $T/zombie.pid ] && [ "$(state_of "$(cat $T/zombie.pid)")" = Z ]' ||
+	bail "dd did not become a zombie"
 scrape $T/z1.txt
 sleep 1
 scrape $T/z2.txt

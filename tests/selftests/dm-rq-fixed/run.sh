@@ -13,24 +13,19 @@
 . ../lib.sh
 . ../dm-multipath.sh
 
-mp_setup_or_bail
-line=$(mp_three_reads)
-check_eq "3 reads, 24 sectors, none in flight" "3 24 0" "$(echo "$line" | awk '{ print $2, $4, $10 }')"
-t=$(echo "$line" | awk '{ print $5 }')
+mp_first_reads
+t=$mp_read_time
 check_cmp "upstream engine, fixed dm-rq: read time covers 3 x 100 ms" -ge "$t" 300
 check_cmp "upstream engine, fixed dm-rq: read time is a duration, under 3 s" -lt "$t" 3000
-check_eq "upstream engine, fixed dm-rq: each read in the 50-1000 ms bucket" "0:3:0" \
-	"$(echo "$line" | awk '{ print $15 }')"
+check_eq "upstream engine, fixed dm-rq: each read in the 50-1000 ms bucket" "0:3:0" "$mp_read_hist"
 # precise_timestamps: times and histogram boundaries in ns, the start
 # recorded by dm_stats_record_start() (bounds: half the delay, as the
 # guest's clock may run ahead of its jiffies on a loaded host)
-line=$(mp_three_reads 2 precise_timestamps histogram:50000000,1000000000)
-check_eq "precise_timestamps: 3 reads, 24 sectors, none in flight" "3 24 0" \
-	"$(echo "$line" | awk '{ print $2, $4, $10 }')"
-t=$(echo "$line" | awk '{ print $5 }')
+mp_check_reads "precise_timestamps: 3 reads, 24 sectors, none in flight" \
+	2 precise_timestamps histogram:50000000,1000000000
+t=$mp_read_time
 check_cmp "upstream engine, fixed dm-rq, ns: read time covers 3 x 50 ms" -ge "$t" 150000000
 check_cmp "upstream engine, fixed dm-rq, ns: read time is a duration, under 2 s" -lt "$t" 2000000000
-check_eq "upstream engine, fixed dm-rq, ns: each read in the 50-1000 ms bucket" "0:3:0" \
-	"$(echo "$line" | awk '{ print $15 }')"
+check_eq "upstream engine, fixed dm-rq, ns: each read in the 50-1000 ms bucket" "0:3:0" "$mp_read_hist"
 mp_teardown
 tap_finish

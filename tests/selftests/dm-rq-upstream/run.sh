@@ -17,13 +17,10 @@
 . ../lib.sh
 . ../dm-multipath.sh
 
-mp_setup_or_bail
-line=$(mp_three_reads)
-check_eq "3 reads, 24 sectors, none in flight" "3 24 0" "$(echo "$line" | awk '{ print $2, $4, $10 }')"
-t=$(echo "$line" | awk '{ print $5 }')
+mp_first_reads
+t=$mp_read_time
 # 3 x 100 ms would be 300; 3 x jiffies_to_msecs(~2^32) is over 10^10.
 check_cmp "stock engine: request read time is jiffies, not 3 x 100 ms (ms: $t)" -gt "$t" 1000000000
-check_eq "stock engine: each request lands in the >1000 ms bucket" "0:0:3" \
-	"$(echo "$line" | awk '{ print $15 }')"
+check_eq "stock engine: each request lands in the >1000 ms bucket" "0:0:3" "$mp_read_hist"
 mp_teardown
 tap_finish

@@ -33,11 +33,7 @@ read_at() {
 # check_memory_back: deleted regions are freed after an RCU grace period;
 # within 5 s the accounted bytes are back at $base.
 check_memory_back() {
-	_n=0
-	while [ "$(cat $PARAM)" != "$base" ] && [ $_n -lt 50 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
+	wait_for 5 eval '[ "$(cat $PARAM)" = "$base" ]'
 	check_eq "deleting them gives all memory back" "$base" "$(cat $PARAM)"
 }
 
@@ -195,14 +191,11 @@ rmmod brd
 mp_setup
 case $? in
 0)
-	line=$(mp_three_reads)
-	check_eq "request-based: 3 reads, 24 sectors, none in flight" "3 24 0" \
-		"$(echo "$line" | awk '{ print $2, $4, $10 }')"
-	t=$(echo "$line" | awk '{ print $5 }')
+	mp_check_reads "request-based: 3 reads, 24 sectors, none in flight"
+	t=$mp_read_time
 	check_cmp "request-based: read time covers 3 x 100 ms" -ge "$t" 300
 	check_cmp "request-based: read time is a duration, under 3 s" -lt "$t" 3000
-	check_eq "request-based: each read in the 50-1000 ms bucket" "0:3:0" \
-		"$(echo "$line" | awk '{ print $15 }')"
+	check_eq "request-based: each read in the 50-1000 ms bucket" "0:3:0" "$mp_read_hist"
 	mp_teardown
 	;;
 1) skip "request-based device timing" "no dm-multipath or null_blk in this kernel" ;;

@@ -42,10 +42,6 @@ start=$(date +%s)
 dmsetup remove --noudevsync "$DEV"
 check_eq "the device is removed" "0" "$?"
 echo "# removed in $(($(date +%s) - start)) s"
-_n=0
-while [ "$(cat $PARAM)" != "$base" ] && [ $_n -lt 100 ]; do
-	sleep 0.1
-	_n=$((_n + 1))
-done
+wait_for 10 eval '[ "$(cat $PARAM)" = "$base" ]'
 check_eq "all statistics memory comes back" "$base" "$(cat $PARAM)"
 tap_finish

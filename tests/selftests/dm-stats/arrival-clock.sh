@@ -37,25 +37,25 @@ check_held() {
 		"$(echo "$2" | awk -F: '{ print $2 + 0 }')" 12
 }
 
-line=$(dmsetup message "$DLY" 0 @stats_print "$jr")
-check_eq "dm-delay: 10 reads and 5 writes counted" "10 0 80 5 0 40 0" "$(counters "$line")"
-check_held "dm-delay" "$(field "$line" 15)"
-check_cmp "dm-delay: read ticks (ms) include the delay: >= 10 x 5 ms" -ge "$(field "$line" 5)" 50
-check_cmp "dm-delay: read ticks (ms) below 10 s" -lt "$(field "$line" 5)" 10000
-check_cmp "dm-delay: write ticks (ms) include the delay: >= 5 x 5 ms" -ge "$(field "$line" 9)" 25
-check_cmp "dm-delay: io_ticks (ms) run from the remap, not the arrival" \
-	-lt "$(field "$line" 11)" 160
-check_cmp "dm-delay: time_in_queue (ms) runs from the remap" -lt "$(field "$line" 12)" 160
-
-line=$(dmsetup message "$DLY" 0 @stats_print "$nr")
-check_eq "dm-delay precise: same counts" "10 0 80 5 0 40 0" "$(counters "$line")"
-check_held "dm-delay precise" "$(field "$line" 15)"
-check_cmp "dm-delay precise: read ticks (ns) >= 10 x 5 ms" -ge "$(field "$line" 5)" 50000000
-check_cmp "dm-delay precise: read ticks (ns) below 10 s" -lt "$(field "$line" 5)" 10000000000
-check_cmp "dm-delay precise: write ticks (ns) >= 5 x 5 ms" -ge "$(field "$line" 9)" 25000000
-check_cmp "dm-delay precise: io_ticks (ns) run from the remap" -lt "$(field "$line" 11)" 160000000
-check_cmp "dm-delay precise: time_in_queue (ns) runs from the remap" \
-	-lt "$(field "$line" 12)" 160000000
+# check_from_remap NAME REGION UNIT PER_MS: REGION's 10 reads and 5 writes,
+# their times in UNIT (PER_MS of them a millisecond): read and write ticks
+# include dm-delay's 5 ms, io_ticks and time_in_queue start at the remap.
+check_from_remap() {
+	line=$(dmsetup message "$DLY" 0 @stats_print "$2")
+	check_eq "$1: 10 reads and 5 writes counted" "10 0 80 5 0 40 0" "$(counters "$line")"
+	check_held "$1" "$(field "$line" 15)"
+	check_cmp "$1: read ticks ($3) include the delay: >= 10 x 5 ms" \
+		-ge "$(field "$line" 5)" $((50 * $4))
+	check_cmp "$1: read ticks ($3) below 10 s" -lt "$(field "$line" 5)" $((10000 * $4))
+	check_cmp "$1: write ticks ($3) include the delay: >= 5 x 5 ms" \
+		-ge "$(field "$line" 9)" $((25 * $4))
+	check_cmp "$1: io_ticks ($3) run from the remap, not the arrival" \
+		-lt "$(field "$line" 11)" $((160 * $4))
+	check_cmp "$1: time_in_queue ($3) runs from the remap" \
+		-lt "$(field "$line" 12)" $((160 * $4))
+}
+check_from_remap "dm-delay" "$jr" ms 1
+check_from_remap "dm-delay precise" "$nr" ns 1000000
 
 # A bio held by dm-delay has arrived but is not in flight yet. 5 s: room
 # for a slow dmsetup on a busy host between the read and the print.

@@ -20,6 +20,8 @@
 # the Grafana dashboard's per-cgroup row. The queries and their results are
 # printed as TAP diagnostics.
 . ../lib.sh
+# fetch, urlencode, prometheus_start
+. ../lib-http.sh
 
 for p in iotally prometheus fio; do
 	command -v "$p" >/dev/null || bail "$p is not in the guest"
@@ -96,17 +98,6 @@ run iotally create "$DEV" --start 0 --length 8 --histogram native:5
 check_match "--histogram native:5 is refused in one line, exit 2" \
 	"^2:iotally: --histogram native:5: the schema is 0 to 4" "$rc:$err"
 
-# fetch PATH [PORT]: an HTTP GET on loopback, the body on stdout.
-fetch() { wget -q -O - "http://127.0.0.1:${2:-$PORT}$1"; }
-urlencode() {
-	printf '%s' "$1" | awk 'BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
-	{ s = $0; o = ""
-	  for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c ~ /[A-Za-z0-9_.~-]/) o = o c; else o = o sprintf("%%%02X", ord[c])
-	  }
-	  printf "%s", o }'
-}
 # query QUERY [TIME]: the JSON of an instant query.
 query() { fetch "/api/v1/query?query=$(urlencode "$1")${2:+&time=$2}" $PROM; }
 # scalar QUERY [TIME]: the value of a one-series instant query ("" if none).
@@ -145,32 +136,11 @@ show() {
 	printf '%s\n' "$_r" | render | sed 's/^/#     => /'
 }
 
-wait_for() {
-	_n=$1
-	shift
-	while [ "$_n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 1
-		_n=$((_n - 1))
-	done
-	return 1
-}
-
 iotally serve "$DEV" --listen 127.0.0.1:$PORT ${ours:+--tasks 3 --tasks-by wait --statistics "$iface" --cgroups} \
 	2>/tmp/serve-native.err &
 serve_pid=$!
-cat >/tmp/prometheus-native.yml <<EOF2
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: iotally
-    static_configs: [{targets: ['127.0.0.1:$PORT']}]
-EOF2
-prometheus --config.file=/tmp/prometheus-native.yml --storage.tsdb.path=/tmp/prometheus-native \
-	--web.listen-address=127.0.0.1:$PROM --enable-feature=native-histograms \
-	>/tmp/prometheus-native.log 2>&1 &
-prom_pid=$!
+prometheus_start prometheus-native $PROM "iotally=127.0.0.1:$PORT" \
+	--enable-feature=native-histograms
 wait_for 60 fetch /-/healthy || bail "iotally serve did not come up: $(cat /tmp/serve-native.err)"
 
 type=$(wget -S -q -O /tmp/scrape.pb --header "Accept: $PB_ACCEPT" \

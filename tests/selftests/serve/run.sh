@@ -15,6 +15,8 @@
 # Then the faults: port in use, no permission, a named device that cannot be
 # read, a region deleted and a device removed between scrapes, SIGTERM.
 . ../lib.sh
+# fetch, urlencode, prometheus_start
+. ../lib-http.sh
 . ../dm-stats/common.sh
 
 for p in iotally prometheus promtool prometheus-node-exporter fio; do
@@ -40,36 +42,10 @@ fast=$(iotally create "$DEV" --start 0 --length $HALF --precise --histogram 20ms
 slow=$(iotally create "$DEV" --start $HALF --length $HALF --precise --histogram 20ms,400ms,450ms,5s) ||
 	bail "iotally create failed"
 
-# fetch PATH [PORT]: an HTTP GET on loopback, the body on stdout.
-fetch() { wget -q -O - "http://127.0.0.1:${2:-$PORT}$1"; }
-
-# urlencode TEXT
-urlencode() {
-	printf '%s' "$1" | awk 'BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
-	{ s = $0; o = ""
-	  for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c ~ /[A-Za-z0-9_.~-]/) o = o c; else o = o sprintf("%%%02X", ord[c])
-	  }
-	  printf "%s", o }'
-}
-
 # promql QUERY TIME: the value of a one-series instant query ("" if none).
 promql() {
 	fetch "/api/v1/query?query=$(urlencode "$1")&time=$2" 9090 |
 		sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'
-}
-
-# wait_for SECONDS CMD...: retry CMD once a second until it succeeds.
-wait_for() {
-	_n=$1
-	shift
-	while [ "$_n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 1
-		_n=$((_n - 1))
-	done
-	return 1
 }
 
 tf=$(mktemp -d)
@@ -80,19 +56,7 @@ textfile_pid=$!
 prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
 	--collector.textfile --collector.textfile.directory="$tf" >/tmp/node.log 2>&1 &
 node_pid=$!
-cat >/tmp/prometheus.yml <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: iotally
-    static_configs: [{targets: ['127.0.0.1:$PORT']}]
-  - job_name: node
-    static_configs: [{targets: ['127.0.0.1:9100']}]
-EOF
-prometheus --config.file=/tmp/prometheus.yml --storage.tsdb.path=/tmp/prometheus \
-	--web.listen-address=127.0.0.1:9090 >/tmp/prometheus.log 2>&1 &
-prom_pid=$!
+prometheus_start prometheus 9090 "iotally=127.0.0.1:$PORT node=127.0.0.1:9100"
 
 wait_for 60 fetch /-/healthy || bail "iotally serve did not come up: $(cat /tmp/serve.err)"
 check_eq "/-/healthy answers OK" "OK" "$(fetch /-/healthy)"

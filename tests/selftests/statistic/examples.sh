@@ -60,8 +60,9 @@ while [ $k -lt 93 ]; do
 util_qdio_outb [$((3097301 + k)).211992] 0 0 0.000 0"
 	k=$((k + 1))
 done
-want="$want
-util_qdio_outb [3097394.211992] 865 1 1.052 5
+# The spec's sample output ends with the last six seconds and the other
+# statistics; before them, 93 seconds with no I/O.
+sample_end="util_qdio_outb [3097394.211992] 865 1 1.052 5
 util_qdio_outb [3097395.211992] 737 1 4.558 125
 util_qdio_outb [3097396.211992] 396 1 11.765 77
 util_qdio_outb [3097397.211992] 270 1 12.863 128
@@ -70,19 +71,13 @@ util_qdio_outb [3097399.211992] 577 1 4.036 27
 util_qdio_inb 118706 1 1.017 31
 occurrence_low_mem_scsi 0
 occurrence_erp 0"
+want="$want
+$sample_end"
 got=$(data $A)
 check_eq "adapter sample: exact data" "$want" "$got"
 check_subsequence "spec: adapter sample output" "occurrence_qdio_outb_full 57
 util_qdio_outb [3097301.211992] 0 0 0.000 0
-util_qdio_outb [3097394.211992] 865 1 1.052 5
-util_qdio_outb [3097395.211992] 737 1 4.558 125
-util_qdio_outb [3097396.211992] 396 1 11.765 77
-util_qdio_outb [3097397.211992] 270 1 12.863 128
-util_qdio_outb [3097398.211992] 765 1 7.271 26
-util_qdio_outb [3097399.211992] 577 1 4.036 27
-util_qdio_inb 118706 1 1.017 31
-occurrence_low_mem_scsi 0
-occurrence_erp 0" "$got"
+$sample_end" "$got"
 
 # "Sample Output", per LUN: lists, a value, log2 arrays, ranges.
 L=zfcp-0.0.50d4-lun0

@@ -46,12 +46,7 @@ gd_pid=$!
 iotally --json tasks -m "$cpus" -w $T/io.json >$T/io.out 2>$T/io.err &
 io_pid=$!
 # Both have registered once each has said so or had time to.
-_i=0
-until grep -q listening $T/io.err 2>/dev/null; do
-	_i=$((_i + 1))
-	[ $_i -le 100 ] || bail "iotally tasks -m did not start: $(cat $T/io.err)"
-	sleep 0.1
-done
+wait_for 10 grep -q listening $T/io.err || bail "iotally tasks -m did not start: $(cat $T/io.err)"
 sleep 1
 
 # 40 exits in the cgroup: single-threaded ones doing direct I/O, and

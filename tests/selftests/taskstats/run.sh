@@ -48,12 +48,7 @@ start_load() {
 	mkfifo $T/ctl
 	taskset -c 0 ioload "$@" <$T/ctl >$T/load.out &
 	exec 5>$T/ctl
-	_i=0
-	while ! grep -q '^ready' $T/load.out 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -le 300 ] || bail "ioload $* did not get ready"
-		sleep 0.1
-	done
+	wait_for 30 grep -q '^ready' $T/load.out || bail "ioload $* did not get ready"
 	loadpid=$(awk '{ print $2 }' $T/load.out)
 }
 
@@ -68,15 +63,12 @@ start_listener() {
 	shift
 	iotally tasks "$@" >$T/$_name.out 2>$T/$_name.err &
 	listener=$!
-	_i=0
-	while ! grep -q '^listening' $T/$_name.err 2>/dev/null; do
-		_i=$((_i + 1))
-		if [ $_i -gt 300 ] || ! kill -0 $listener 2>/dev/null; then
-			cat $T/$_name.err
-			bail "listener $* did not start"
-		fi
-		sleep 0.1
-	done
+	# listening, or no longer running
+	if ! wait_for 30 eval "grep -q '^listening' $T/$_name.err || ! kill -0 $listener" ||
+		! grep -q '^listening' $T/$_name.err; then
+		cat $T/$_name.err
+		bail "listener $* did not start"
+	fi
 }
 
 stop_listener() {
@@ -118,6 +110,15 @@ check_waits() {
 		$(($3 * 3 / 4))
 }
 
+# tasks_query NAME CHECK ARGS...: `iotally tasks ARGS` succeeds (the check
+# CHECK); its reply is kept in $T/NAME.txt.
+tasks_query() {
+	_q=$1 _check=$2
+	shift 2
+	check_ok "$_check" iotally tasks "$@"
+	echo "$out" >$T/$_q.txt
+}
+
 check_ops() {
 	check_eq "$1: $3 ops and sectors" "$4 $5" "$(field "$2" "$3" 3) $(field "$2" "$3" 5)"
 }
@@ -128,8 +129,7 @@ start_listener exits -m 0-1
 # 10 reads of 4 KiB, 6 writes of 8 KiB, one fsync: 16 waits on dm-delay.
 start_load $DEV 0 10 4096 6 8192 1
 single=$loadpid
-check_ok "query pid $single" iotally tasks -p $single
-echo "$out" >$T/pid.txt
+tasks_query pid "query pid $single" -p $single
 check_ops "pid" $T/pid.txt read 10 80
 check_ops "pid" $T/pid.txt write 6 96
 check_ops "pid" $T/pid.txt discard 0 0
@@ -137,8 +137,7 @@ check_ops "pid" $T/pid.txt flush 1 0
 check_waits "pid" $T/pid.txt 16
 single_waits="${wait_count:-0} ${wait_total:-0}"
 check_eq "pid: classic read_bytes still there" 40960 "$(field $T/pid.txt read_bytes 2)"
-check_ok "query tgid $single" iotally tasks -t $single
-echo "$out" >$T/tgid1.txt
+tasks_query tgid1 "query tgid $single" -t $single
 check_ops "single-threaded tgid" $T/tgid1.txt read 10 80
 check_ops "single-threaded tgid" $T/tgid1.txt write 6 96
 
@@ -160,8 +159,7 @@ stop_load
 
 # ---------------------------------------------------------------- brd: no waits
 start_load /dev/ram0 0 5 4096 0 0 0
-check_ok "query pid on brd" iotally tasks -p $loadpid
-echo "$out" >$T/brd.txt
+tasks_query brd "query pid on brd" -p $loadpid
 check_ops "brd" $T/brd.txt read 5 40
 check_eq "brd: synchronous device, no waits" 0 "$(field $T/brd.txt wait 3)"
 stop_load
@@ -173,13 +171,18 @@ stop_load
 # kernel.task_io_stats turns the accounting off and on at run time (a
 # static key): I/O done while it is off is not counted, a bad value is
 # refused and changes nothing.
+#
+# ram_reads NAME N OPS SECTORS: one task's N reads of 4 KiB from /dev/ram0,
+# queried by pid while it lives: it counts OPS reads and SECTORS sectors.
+ram_reads() {
+	start_load /dev/ram0 0 "$2" 4096 0 0 0
+	tasks_query reads "query pid, $1" -p $loadpid
+	check_ops "$1" $T/reads.txt read "$3" "$4"
+	stop_load
+}
 echo 0 >$S
 check_eq "switch: off at run time" 0 "$(cat $S)"
-start_load /dev/ram0 0 5 4096 0 0 0
-check_ok "query pid, accounting off" iotally tasks -p $loadpid
-echo "$out" >$T/off.txt
-check_ops "accounting off" $T/off.txt read 0 0
-stop_load
+ram_reads "accounting off" 5 0 0
 for bad in maybe 2; do
 	if echo $bad >$S 2>/dev/null; then
 		fail "switch: '$bad' is refused" "the write succeeded"
@@ -190,24 +193,18 @@ done
 check_eq "switch: a refused value changes nothing" 0 "$(cat $S)"
 echo 1 >$S
 check_eq "switch: back on" 1 "$(cat $S)"
-start_load /dev/ram0 0 3 4096 0 0 0
-check_ok "query pid, accounting back on" iotally tasks -p $loadpid
-echo "$out" >$T/on.txt
-check_ops "accounting back on" $T/on.txt read 3 24
-stop_load
+ram_reads "accounting back on" 3 3 24
 
 # ---------------------------------------------------------------- threads
 # 3 threads, each 4 reads of 4 KiB and 2 writes of 4 KiB, all exited.
 start_load $DEV 3 4 4096 2 4096 0
 multi=$loadpid
-check_ok "query tgid $multi" iotally tasks -t $multi
-echo "$out" >$T/tgid.txt
+tasks_query tgid "query tgid $multi" -t $multi
 check_ops "tgid, threads exited" $T/tgid.txt read 12 96
 check_ops "tgid, threads exited" $T/tgid.txt write 6 48
 check_waits "tgid, threads exited" $T/tgid.txt 18
 multi_waits="${wait_count:-0} ${wait_total:-0}"
-check_ok "query pid of the main thread" iotally tasks -p $multi
-echo "$out" >$T/main.txt
+tasks_query main "query pid of the main thread" -p $multi
 check_ops "main thread alone" $T/main.txt read 0 0
 stop_load
 

@@ -30,15 +30,9 @@ taskset -c 0 /usr/bin/dd if=$T/wfifo of=$DEV bs=1M seek=32 count=9 iflag=fullblo
 ddpid=$!
 exec 7>$T/wfifo
 head -c 8388608 /dev/zero >&7
-_i=0
-while [ "$(proc_io $ddpid wchar)" != 8388608 ]; do
-	_i=$((_i + 1))
-	[ $_i -le 600 ] || bail "dd did not write 8 MiB"
-	sleep 0.1
-done
+wait_for 60 eval '[ "$(proc_io $ddpid wchar)" = 8388608 ]' || bail "dd did not write 8 MiB"
 sync
-check_ok "query the buffered writer" iotally tasks -p $ddpid
-echo "$out" >$T/dd.txt
+tasks_query dd "query the buffered writer" -p $ddpid
 check_ops "buffered writer after sync: no bio of its own" $T/dd.txt write 0 0
 check_eq "... where /proc/PID/io charges it the 8 MiB it dirtied" 8388608 \
 	"$(proc_io $ddpid write_bytes)"
@@ -67,19 +61,14 @@ if command -v chrt >/dev/null &&
 	# chrt exec into it, and chrt sets SCHED_FIFO (policy 1, the 41st
 	# field of /proc/PID/stat) before the exec. (Started at once, the
 	# reader once did its 5 reads before the loop ran: 27 ms.)
-	_i=0
-	while [ "$(sed 's/.*) //' /proc/$hog/stat | awk '{ print $39 }')" != 1 ]; do
-		_i=$((_i + 1))
-		[ $_i -le 300 ] || bail "the SCHED_FIFO loop did not start"
-		sleep 0.1
-	done
+	wait_for 30 eval '[ "$(sed "s/.*) //" /proc/$hog/stat | awk "{ print \$39 }")" = 1 ]' ||
+		bail "the SCHED_FIFO loop did not start"
 	taskset -c 0 sh -c 'while :; do :; done' &
 	fair_hog=$!
 	start_load /dev/nullb0 0 5 4096 0 0 0
 	kill $hog $fair_hog
 	wait $hog $fair_hog 2>/dev/null
-	check_ok "query the reader behind a SCHED_FIFO loop" iotally tasks -p $loadpid
-	echo "$out" >$T/rq.txt
+	tasks_query rq "query the reader behind a SCHED_FIFO loop" -p $loadpid
 	check_ops "reader behind a SCHED_FIFO loop" $T/rq.txt read 5 40
 	check_cmp "run-queue delay counts: its longest wait >= 200 ms (device: 20 ms)" \
 		-ge "$(field $T/rq.txt wait 7 | awk '{ printf "%d", $1 / 1000000 }')" 200
