@@ -9,13 +9,14 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${KERNEL_OUT:-$top/build/kernel}
+# shellcheck source=../tests/selftests/lib.sh
+. "$top/tests/selftests/lib.sh"
 
 stacks=(
 	"drivers/md/dm-stats-mem drivers/md/dm-stats-index drivers/md/dm-stats-io drivers/md/dm-statistic drivers/md/dm-stats drivers/md/dm-stats-message"
 	"lib/statistic-mem lib/statistic-types lib/statistic-data lib/statistic-core lib/statistic-definition lib/statistic-debugfs"
 )
 
-n=0 failed=0
 defined() { nm --defined-only "$out/$1.o" | awk '$2 ~ /^[TtDdBbRr]$/ { print $3 }' | sort -u; }
 undefined() { nm --undefined-only "$out/$1.o" | awk '{ print $2 }' | sort -u; }
 
@@ -28,20 +29,13 @@ for stack in "${stacks[@]}"; do
 		fi
 	done
 	for i in "${!objs[@]}"; do
-		n=$((n + 1))
 		ups=
 		for ((j = i + 1; j < ${#objs[@]}; j++)); do
 			calls=$(comm -12 <(undefined "${objs[i]}") <(defined "${objs[j]}"))
 			[[ -n $calls ]] && ups+="${objs[j]}: $(tr '\n' ' ' <<<"$calls")"$'\n'
 		done
-		if [[ -z $ups ]]; then
-			echo "ok $n - ${objs[i]} calls nothing above it"
-		else
-			echo "not ok $n - ${objs[i]} calls up its stack"
-			printf '%s' "$ups" | sed 's/^/#   /'
-			failed=$((failed + 1))
-		fi
+		tap_result "$([[ -z $ups ]]; echo $?)" "${objs[i]} calls nothing above it in its stack" \
+			"${ups%$'\n'}"
 	done
 done
-echo "1..$n"
-[[ $failed == 0 ]]
+tap_finish

@@ -184,6 +184,8 @@ hz300=0
 step kernel-hz300-build scripts/kernel-hz.sh 300 && hz300=1
 if step kernel-build make -s kernel; then
 	tap_part kernel-lint scripts/lint-kernel.sh
+	# no call runs back up a stack of our kernel files (iotally-development.rst)
+	tap_part kernel-layers scripts/check-layers.sh
 	# make patches signs as git config user.name/user.email and refuses
 	# to run without them; a fresh CI clone may have neither, so the test
 	# gets an identity of its own (environment only, nothing written).

@@ -77,7 +77,7 @@ for ((q = 1; q <= quads; q++)); do
 		name=bench-io-trace-$boot
 		# Both kernels boot the same initramfs contents (bpftrace too).
 		# KUnit is make check's: not run at boot here (under the
-		# instruction clock, lib/statistic-test.c's reconfigure_under_adds
+		# instruction clock, lib/statistic-core-test.c's reconfigure_under_adds
 		# fails, and its adder thread then oopses on the test's freed
 		# stack).
 		"$top/tests/vm/run.sh" --kernel patched --kernel-dir "$kdir" --name "$name" \

@@ -262,11 +262,13 @@ check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
 check_eq "O_DIRECT: io:done cannot name a direct I/O's file: no inode, offset -1" "0 -1" \
 	"$(sel $F '$1 == "done" && and(hex($9), 0x20) { print $16, $17 }' | sort -u)"
 waits direct "O_DIRECT"
-check_eq "O_DIRECT: dd waits for its read and its write, named, after their io:start" "R W" \
+# A wait fires only when dd sleeps: if its vCPU was held up past the 3 ms
+# completion (a busy host), that I/O ends before dd waits and has none.
+check_eq "O_DIRECT: dd waits, named, and each wait comes after its io:start" "ok" \
 	"$(sel $F '$1 == "start" && $19 == "'$D'" { seen[$2] = $20 }
-		$1 == "wait_start" && $3 == "dd" && $19 == "'$D'" &&
-			($2 in seen) && seen[$2] < $20 { print substr($5, 1, 1) }' |
-		sort -u | tr '\n' ' ' | sed 's/ $//')"
+		$1 == "wait_start" && $3 == "dd" && $19 == "'$D'" {
+			n++; if (!(($2 in seen) && seen[$2] < $20)) early++ }
+		END { print (n && !early) ? "ok" : n + 0 " waits, " early + 0 " before an io:start" }')"
 
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
