@@ -40,14 +40,14 @@ std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool precis
         return ns;
     const ClockTick tick = clock_tick();
     for (auto v : ns)
-        if (v % 1'000'000 || v < tick.ns)
+        if (v % ns_per_ms || v < tick.ns)
             throw Error(ErrorKind::usage,
                         fmt::format("histogram boundary {} is finer than the {} ms clock tick "
                                     "that a region without precise_timestamps counts in ({}); "
                                     "drop --no-precise",
-                                    format_duration_ns(v), tick.ns / 1'000'000, tick.source));
+                                    format_duration_ns(v), tick.ns / ns_per_ms, tick.source));
     for (auto& v : ns)
-        v /= 1'000'000;
+        v = ns_to_region_time(v, false);
     return ns;
 }
 
@@ -279,10 +279,11 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     }
     // The counters as the kernel prints them: times in ns for a region with
     // precise_timestamps, in ms (counted in jiffies) for the others.
+    const auto unit = region_time_unit(precise);
     *ctx.out << stamped("print", {{"device", device},
                                   {"region_id", id},
-                                  {"time_unit", precise ? "ns" : "ms"},
-                                  {"time_resolution", precise ? "ns" : "jiffies"},
+                                  {"time_unit", unit.unit},
+                                  {"time_resolution", unit.resolution},
                                   {"areas", j}})
                     .dump()
              << "\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "iotally/counters.hpp"
 
+#include "iotally/units.hpp"
 namespace iotally {
 
 IoCounters& IoCounters::operator+=(const IoCounters& o) {
@@ -21,8 +22,9 @@ IoCounters& IoCounters::operator+=(const IoCounters& o) {
 }
 
 IoCounters normalize(const RawCounters& raw, bool precise_timestamps) {
-    // Without precise_timestamps the kernel prints milliseconds.
-    const std::uint64_t scale = precise_timestamps ? 1 : 1'000'000;
+    // Without precise_timestamps the kernel prints milliseconds. (The
+    // counters wrap as the kernel's do: a delta is taken of them.)
+    const std::uint64_t scale = region_time_unit(precise_timestamps).ns_per_unit;
     IoCounters c;
     c.reads = raw.reads;
     c.reads_merged = raw.reads_merged;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "iotally/device_metrics.hpp"
 
+#include "iotally/units.hpp"
 namespace iotally {
 namespace {
-
-constexpr std::uint64_t ns_per_ms = 1'000'000;
 
 // The read/write part as dm-stats-shaped counters (times in ns).
 IoCounters as_counters(const BlockStat& s) {
@@ -12,14 +11,14 @@ IoCounters as_counters(const BlockStat& s) {
     c.reads = s.read_ios;
     c.reads_merged = s.read_merges;
     c.read_sectors = s.read_sectors;
-    c.read_time_ns = s.read_ticks_ms * ns_per_ms;
+    c.read_time_ns = ms_to_ns(s.read_ticks_ms);
     c.writes = s.write_ios;
     c.writes_merged = s.write_merges;
     c.write_sectors = s.write_sectors;
-    c.write_time_ns = s.write_ticks_ms * ns_per_ms;
+    c.write_time_ns = ms_to_ns(s.write_ticks_ms);
     c.in_flight = static_cast<std::int64_t>(s.in_flight);
-    c.io_time_ns = s.io_ticks_ms * ns_per_ms;
-    c.weighted_time_ns = s.time_in_queue_ms * ns_per_ms;
+    c.io_time_ns = ms_to_ns(s.io_ticks_ms);
+    c.weighted_time_ns = ms_to_ns(s.time_in_queue_ms);
     return c;
 }
 
