@@ -346,11 +346,6 @@ void Exporter::error(const std::string& message) {
         on_error(message);
 }
 
-std::uint64_t Exporter::scrape_errors() const {
-    std::lock_guard lock(mutex_);
-    return errors_;
-}
-
 std::string Exporter::scrape(ExpositionFormat format) {
     std::lock_guard lock(mutex_);
     const double start = clock_();

@@ -104,7 +104,6 @@ class Exporter {
     // iotally_scrape_errors_total and its message is passed to `on_error`.
     std::string scrape(ExpositionFormat format);
 
-    std::uint64_t scrape_errors() const;
     std::function<void(const std::string&)> on_error;
     // A source went missing or came back (SourceStates::on_change).
     std::function<void(const std::string&)> on_source;
@@ -114,7 +113,7 @@ class Exporter {
     ScrapeOptions options_;
     std::function<double()> clock_;
     std::vector<std::unique_ptr<Collector>> collectors_;
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
     std::uint64_t errors_ = 0;
     std::uint64_t scrapes_ = 0;
     SourceStates sources_;
