@@ -15,7 +15,7 @@
 #include "app.hpp"
 #include "block_devices.hpp"
 #include "iotally/atomic_file.hpp"
-#include "iotally/cgroup_sampler.hpp"
+#include "iotally/cgroup_collector.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
 #include "iotally/http_server.hpp"
@@ -161,13 +161,8 @@ void register_serve(Registry& r) {
         if (!a->devices.empty() || !a->select.exprs.empty() || !a->select.mode.empty() ||
             a->select.max) {
             // devstat's selection over the dm devices of each scrape.
-            SelectArgs sa = a->select;
-            sa.names = a->devices;
-            auto selector = std::make_shared<DeviceSelector>(sa, "device");
-            so.choose = [selector](const std::vector<DeviceInfo>& listed,
-                                   std::vector<std::string>* missing) {
-                return selector->select_names(listed, {}, missing);
-            };
+            so.select = a->select;
+            so.select->names = a->devices;
         }
         if (!a->program_id.empty())
             so.program_id = a->program_id;

@@ -268,7 +268,10 @@ std::string render_exposition(const Snapshot& snapshot, const ExportOptions& opt
 }
 
 Exporter::Exporter(DeviceLayer& layer, ScrapeOptions options, std::function<double()> clock)
-    : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {}
+    : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {
+    if (options_.select)
+        selector_.emplace(*options_.select, "device");
+}
 
 namespace {
 
@@ -317,8 +320,8 @@ BlockRows every_block_device(const std::vector<BlockDevice>& blocks, const Snaps
 
 void Exporter::check() {
     try {
-        if (options_.choose) {
-            options_.choose(with_kernel_names(layer_.list_devices()), nullptr);
+        if (selector_) {
+            selector_->select_names(with_kernel_names(layer_.list_devices()), {});
         } else if (options_.devices.empty()) {
             layer_.list_devices();  // permission
         } else {
@@ -361,7 +364,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
         return true;
     };
     std::vector<std::string> names = options_.devices;
-    if (options_.choose) {
+    if (selector_) {
         std::optional<std::vector<DeviceInfo>> listed;
         try {
             listed = with_kernel_names(layer_.list_devices());
@@ -372,7 +375,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
         std::vector<std::string> missing;
         try {
             if (listed)
-                names = options_.choose(*listed, &missing);
+                names = selector_->select_names(*listed, {}, &missing);
         } catch (const Error& e) {
             error(fmt::format("cannot select devices: {}", e.what()));
         }
@@ -420,7 +423,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("block device statistics: {}", e.what()));
             source("block", false, e.what());
         }
-        const bool every_device = options_.devices.empty() && !options_.choose;
+        const bool every_device = options_.devices.empty() && !selector_;
         write_device_families(w, every_device ? every_block_device(blocks, snap)
                                               : chosen_block_devices(blocks, snap));
     }
