@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "app.hpp"
 
+#include <fmt/format.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,10 +62,25 @@ const char* const description =
     "Regions, areas and histograms of dm-stats, devstat-grade metrics, and the\n"
     "generic statistics layer in debugfs. Run 'iotally help COMMAND' for details.";
 
-const char* const exit_codes =
-    "Exit status: 0 success, 1 operation failed, 2 usage error, 3 no such device,\n"
-    "4 permission denied, 5 not supported by the kernel, 6 no such region,\n"
-    "7 unexpected kernel output.";
+// "Exit status: 0 success, 1 operation failed, ..." from the table, in
+// lines of at most 79 columns.
+std::string exit_status_footer() {
+    std::string out = "Exit status:";
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < exit_statuses.size(); ++i) {
+        const auto& s = exit_statuses[i];
+        std::string item =
+            fmt::format("{} {}{}", s.code, s.summary, i + 1 == exit_statuses.size() ? "." : ",");
+        if (out.size() - line_start + 1 + item.size() > 79) {
+            out += "\n";
+            line_start = out.size();
+        } else {
+            out += " ";
+        }
+        out += item;
+    }
+    return out;
+}
 
 // CLI11 calls every string "TEXT": say what is expected instead.
 void name_placeholders(CLI::App& app) {
@@ -118,10 +134,10 @@ nlohmann::json help_json(CLI::App& app, const std::string& topic) {
     if (!topic.empty() && commands.empty())
         throw Error(ErrorKind::usage, "unknown command '" + topic + "'");
     doc["commands"] = commands;
-    doc["exit_status"] = {{"0", "success"},           {"1", "operation failed"},
-                          {"2", "usage error"},       {"3", "no such device"},
-                          {"4", "permission denied"}, {"5", "not supported by the kernel"},
-                          {"6", "no such region"},    {"7", "unexpected kernel output"}};
+    nlohmann::json statuses = nlohmann::json::object();
+    for (const auto& s : exit_statuses)
+        statuses[std::to_string(s.code)] = s.summary;
+    doc["exit_status"] = statuses;
     return doc;
 }
 
@@ -146,7 +162,7 @@ int run(const std::vector<std::string>& args, Context& ctx) {
         ctx.uptime_s = default_uptime_s;
 
     CLI::App app{description, "iotally"};
-    app.footer(exit_codes);
+    app.footer(exit_status_footer());
     app.require_subcommand(1);
     app.fallthrough();
     bool json = false;
