@@ -308,12 +308,22 @@ void do_set_aux(Context& ctx, bool json, const std::string& device, const std::s
             << "\n";
 }
 
-}  // namespace
+void do_clear(Context& ctx, bool json, const std::string& device,
+              const std::vector<std::string>& id_texts) {
+    std::vector<std::uint64_t> ids;
+    for (const auto& t : id_texts)
+        ids.push_back(parse_region_id(t));
+    listed_device(ctx, device, ids);
+    StatsClient client(ctx.layer(), device);
+    for (auto id : ids)
+        client.clear(id);
+    if (json)
+        *ctx.out << stamped("clear", {{"device", device}, {"cleared", ids}}).dump() << "\n";
+}
 
-void register_region(Registry& r) {
+void register_create(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
-
     auto ca = std::make_shared<CreateArgs>();
     auto* create = r.app.add_subcommand("create", "Create a statistics region (prints its id)");
     create->add_option("device", ca->device, "Device-mapper device (optional with --file)");
@@ -339,13 +349,17 @@ void register_region(Registry& r) {
                        "Map a file: one region per extent, grouped under the file's name");
     create->add_option("--alias", ca->alias, "Group alias for --file (default: the file name)");
     r.add(create, [ca, &ctx, &json] { do_create(ctx, json, *ca); });
+}
 
+void register_delete(Registry& r) {
     struct DeleteArgs {
         std::string device;
         std::vector<std::string> ids;
         bool all = false;
         std::string program_id;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto da = std::make_shared<DeleteArgs>();
     auto* del = r.app.add_subcommand("delete", "Delete regions (group tags are kept consistent)");
     del->add_option("device", da->device, "Device-mapper device")->required();
@@ -356,32 +370,29 @@ void register_region(Registry& r) {
         do_delete(ctx, json, da->device, da->ids, da->all,
                   da->program_id.empty() ? std::nullopt : std::optional(da->program_id));
     });
+}
 
+void register_clear(Registry& r) {
     struct ClearArgs {
         std::string device;
         std::vector<std::string> ids;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto cla = std::make_shared<ClearArgs>();
     auto* clear = r.app.add_subcommand("clear", "Zero the counters of regions (not in-flight)");
     clear->add_option("device", cla->device, "Device-mapper device")->required();
     clear->add_option("ids", cla->ids, "Region ids")->required();
-    r.add(clear, [cla, &ctx, &json] {
-        std::vector<std::uint64_t> ids;
-        for (const auto& t : cla->ids)
-            ids.push_back(parse_region_id(t));
-        listed_device(ctx, cla->device, ids);
-        StatsClient client(ctx.layer(), cla->device);
-        for (auto id : ids)
-            client.clear(id);
-        if (json)
-            *ctx.out << stamped("clear", {{"device", cla->device}, {"cleared", ids}}).dump()
-                     << "\n";
-    });
+    r.add(clear, [cla, &ctx, &json] { do_clear(ctx, json, cla->device, cla->ids); });
+}
 
+void register_list(Registry& r) {
     struct ListArgs {
         std::vector<std::string> devices;
         std::string program_id;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto la = std::make_shared<ListArgs>();
     auto* list = r.app.add_subcommand("list", "List regions and dmstats groups");
     list->add_option("devices", la->devices, "Devices (default: all)");
@@ -390,12 +401,16 @@ void register_region(Registry& r) {
         do_list(ctx, json, la->devices,
                 la->program_id.empty() ? std::nullopt : std::optional(la->program_id));
     });
+}
 
+void register_print(Registry& r) {
     struct PrintArgs {
         std::string device, id;
         bool clear = false;
         std::optional<std::uint64_t> first, count;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto pa = std::make_shared<PrintArgs>();
     auto* print = r.app.add_subcommand("print", "Print a region's counters as the kernel does");
     print->add_option("device", pa->device, "Device-mapper device")->required();
@@ -406,11 +421,15 @@ void register_region(Registry& r) {
     r.add(print, [pa, &ctx, &json] {
         do_print(ctx, json, pa->device, pa->id, pa->clear, pa->first, pa->count);
     });
+}
 
+void register_set_aux(Registry& r) {
     struct AuxArgs {
         std::string device, id, text;
         bool raw = false;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto aa = std::make_shared<AuxArgs>();
     auto* aux = r.app.add_subcommand("set-aux", "Set a region's aux_data");
     aux->add_option("device", aa->device, "Device-mapper device")->required();
@@ -418,6 +437,18 @@ void register_region(Registry& r) {
     aux->add_option("text", aa->text, "The new aux_data ('-' for none)")->required();
     aux->add_flag("--raw", aa->raw, "Replace a DMS_GROUP tag too (default: keep it)");
     r.add(aux, [aa, &ctx, &json] { do_set_aux(ctx, json, aa->device, aa->id, aa->text, aa->raw); });
+}
+
+}  // namespace
+
+// create, delete, clear, list, print and set-aux: the region's life.
+void register_region(Registry& r) {
+    register_create(r);
+    register_delete(r);
+    register_clear(r);
+    register_list(r);
+    register_print(r);
+    register_set_aux(r);
 }
 
 }  // namespace iotally::cli

@@ -88,6 +88,22 @@ TEST_F(Cli, HelpAndJsonHelpListEveryExitStatus) {
     }
 }
 
+// The command table names every cli/cmd_NAME.cpp once, and nothing else.
+TEST(CommandTable, OneEntryPerFile) {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(IOTALLY_CLI_DIR)) {
+        const std::string name = e.path().filename().string();
+        if (name.starts_with("cmd_") && name.ends_with(".cpp"))
+            files.push_back(name.substr(4, name.size() - 8));
+    }
+    std::vector<std::string> table;
+    for (const auto& c : cli::command_table())
+        table.emplace_back(c.file);
+    std::sort(files.begin(), files.end());
+    std::sort(table.begin(), table.end());
+    EXPECT_EQ(table, files);
+}
+
 TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
     EXPECT_EQ(run({}), 2);
     EXPECT_TRUE(one_line(err)) << err;
