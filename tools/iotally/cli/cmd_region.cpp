@@ -10,6 +10,7 @@
 #include "app.hpp"
 #include "document.hpp"
 #include "iotally/clock_tick.hpp"
+#include "iotally/dmstats_counters.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 #include "iotally/native_histogram.hpp"
@@ -259,23 +260,12 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     auto parsed = client.print(id, clear, lines);
     nlohmann::json j = nlohmann::json::array();
     for (const auto& p : parsed) {
-        const auto& c = p.counters;
-        j.push_back({{"start_sector", p.start},
-                     {"length_sectors", p.step},
-                     {"reads", c.reads},
-                     {"reads_merged", c.reads_merged},
-                     {"read_sectors", c.read_sectors},
-                     {"read_time", c.read_time},
-                     {"writes", c.writes},
-                     {"writes_merged", c.writes_merged},
-                     {"write_sectors", c.write_sectors},
-                     {"write_time", c.write_time},
-                     {"in_flight", c.in_flight},
-                     {"io_time", c.io_time},
-                     {"weighted_io_time", c.weighted_time},
-                     {"read_busy_time", c.read_busy_time},
-                     {"write_busy_time", c.write_busy_time},
-                     {"histogram", p.histogram}});
+        nlohmann::json area = {{"start_sector", p.start}, {"length_sectors", p.step}};
+        for (const auto& f : dmstats_counters)
+            area[std::string(f.json_key)] =
+                f.raw ? nlohmann::json(p.counters.*f.raw) : nlohmann::json(p.counters.in_flight);
+        area["histogram"] = p.histogram;
+        j.push_back(std::move(area));
     }
     // The counters as the kernel prints them: times in ns for a region with
     // precise_timestamps, in ms (counted in jiffies) for the others.

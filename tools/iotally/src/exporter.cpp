@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "iotally/diskstats.hpp"
+#include "iotally/dmstats_counters.hpp"
 #include "iotally/error.hpp"
 #include "iotally/native_histogram.hpp"
 
@@ -70,43 +71,6 @@ double seconds(std::uint64_t ns) {
     return static_cast<double>(ns) / 1e9;
 }
 
-struct CounterFamily {
-    const char* name;  // without _total
-    const char* unit;
-    const char* help;
-    bool seconds;  // value in ns, written in seconds
-    std::uint64_t (*value)(const IoCounters&);
-};
-
-// Named as node_exporter's node_disk_* families for the same quantity.
-constexpr CounterFamily counter_families[] = {
-    {"iotally_region_reads_completed", "", "Reads completed (node_disk_reads_completed_total).",
-     false, [](const IoCounters& c) { return c.reads; }},
-    {"iotally_region_reads_merged", "", "Reads merged with an adjacent read.", false,
-     [](const IoCounters& c) { return c.reads_merged; }},
-    {"iotally_region_read_bytes", "bytes", "Bytes read.", false,
-     [](const IoCounters& c) { return c.read_sectors * 512; }},
-    {"iotally_region_read_time_seconds", "seconds", "Sum of the durations of completed reads.",
-     true, [](const IoCounters& c) { return c.read_time_ns; }},
-    {"iotally_region_writes_completed", "", "Writes completed; dm-stats counts discards as writes.",
-     false, [](const IoCounters& c) { return c.writes; }},
-    {"iotally_region_writes_merged", "", "Writes merged with an adjacent write.", false,
-     [](const IoCounters& c) { return c.writes_merged; }},
-    {"iotally_region_written_bytes", "bytes", "Bytes written (discarded bytes included).", false,
-     [](const IoCounters& c) { return c.write_sectors * 512; }},
-    {"iotally_region_write_time_seconds", "seconds", "Sum of the durations of completed writes.",
-     true, [](const IoCounters& c) { return c.write_time_ns; }},
-    {"iotally_region_io_time_seconds", "seconds", "Time with at least one I/O in flight.", true,
-     [](const IoCounters& c) { return c.io_time_ns; }},
-    {"iotally_region_io_time_weighted_seconds", "seconds",
-     "Time with I/O in flight, weighted by the number in flight.", true,
-     [](const IoCounters& c) { return c.weighted_time_ns; }},
-    {"iotally_region_read_busy_seconds", "seconds", "Time with at least one read in flight.", true,
-     [](const IoCounters& c) { return c.read_busy_ns; }},
-    {"iotally_region_write_busy_seconds", "seconds", "Time with at least one write in flight.",
-     true, [](const IoCounters& c) { return c.write_busy_ns; }},
-};
-
 Labels region_labels(const DeviceSnapshot& d, const Labels& device, const Region& r) {
     Labels l = device;
     l.add("region_id", r.id).add("program_id", r.program_id);
@@ -153,18 +117,29 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
             .add("precise_timestamps", r->precise_timestamps ? "true" : "false");
         w.sample(l, std::uint64_t{1});
     }
-    for (const auto& f : counter_families) {
-        w.family(f.name, MetricType::counter, f.unit, f.help);
+    // Named as node_exporter's node_disk_* families for the same quantity;
+    // the gauge of I/Os in flight after the counters.
+    for (const auto& f : dmstats_counters) {
+        if (!f.value)
+            continue;
+        const bool time = f.unit == CounterUnit::time;
+        const bool sectors = f.unit == CounterUnit::sectors;
+        w.family(f.family, MetricType::counter, time ? "seconds" : sectors ? "bytes" : "", f.help);
         for (const auto& s : series) {
-            if (f.seconds)
-                w.sample(s.labels, seconds(f.value(s.counters)));
+            const std::uint64_t v = s.counters.*f.value;
+            if (time)
+                w.sample(s.labels, seconds(v));
             else
-                w.sample(s.labels, f.value(s.counters));
+                w.sample(s.labels, sectors ? v * 512 : v);
         }
     }
-    w.family("iotally_region_io_now", MetricType::gauge, "", "I/Os in flight (node_disk_io_now).");
-    for (const auto& s : series)
-        w.sample(s.labels, s.counters.in_flight);
+    for (const auto& f : dmstats_counters) {
+        if (f.unit != CounterUnit::in_flight)
+            continue;
+        w.family(f.family, MetricType::gauge, "", f.help);
+        for (const auto& s : series)
+            w.sample(s.labels, s.counters.in_flight);
+    }
 
     w.family("iotally_region_io_latency_seconds", MetricType::histogram, "seconds",
              "Completion latency of reads and writes, in the region's own histogram buckets.");
