@@ -168,72 +168,34 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
     }
 }
 
-namespace {
-
-struct DeviceFamily {
-    const char* name;
-    const char* unit;
-    const char* help;
-    bool ms;  // value in ms, written in seconds
-    std::uint64_t (*value)(const BlockStat&);
-};
-
-// node_disk_*'s names and meanings, from the same file (stat.rst).
-constexpr DeviceFamily device_families[] = {
-    {"iotally_device_reads_completed", "", "Reads completed (node_disk_reads_completed_total).",
-     false, [](const BlockStat& s) { return s.read_ios; }},
-    {"iotally_device_reads_merged", "", "Reads merged.", false,
-     [](const BlockStat& s) { return s.read_merges; }},
-    {"iotally_device_read_bytes", "bytes", "Bytes read.", false,
-     [](const BlockStat& s) { return s.read_sectors * 512; }},
-    {"iotally_device_read_time_seconds", "seconds", "Sum of the durations of reads.", true,
-     [](const BlockStat& s) { return s.read_ticks_ms; }},
-    {"iotally_device_writes_completed", "", "Writes completed (discards not included).", false,
-     [](const BlockStat& s) { return s.write_ios; }},
-    {"iotally_device_writes_merged", "", "Writes merged.", false,
-     [](const BlockStat& s) { return s.write_merges; }},
-    {"iotally_device_written_bytes", "bytes", "Bytes written.", false,
-     [](const BlockStat& s) { return s.write_sectors * 512; }},
-    {"iotally_device_write_time_seconds", "seconds", "Sum of the durations of writes.", true,
-     [](const BlockStat& s) { return s.write_ticks_ms; }},
-    {"iotally_device_io_time_seconds", "seconds", "Time with I/O in flight.", true,
-     [](const BlockStat& s) { return s.io_ticks_ms; }},
-    {"iotally_device_io_time_weighted_seconds", "seconds",
-     "Time with I/O in flight, weighted by the number in flight.", true,
-     [](const BlockStat& s) { return s.time_in_queue_ms; }},
-    {"iotally_device_discards_completed", "", "Discards completed.", false,
-     [](const BlockStat& s) { return s.discard_ios; }},
-    {"iotally_device_discards_merged", "", "Discards merged.", false,
-     [](const BlockStat& s) { return s.discard_merges; }},
-    {"iotally_device_discarded_bytes", "bytes", "Bytes discarded.", false,
-     [](const BlockStat& s) { return s.discard_sectors * 512; }},
-    {"iotally_device_discard_time_seconds", "seconds", "Sum of the durations of discards.", true,
-     [](const BlockStat& s) { return s.discard_ticks_ms; }},
-    {"iotally_device_flush_requests", "", "Flushes completed.", false,
-     [](const BlockStat& s) { return s.flush_ios; }},
-    {"iotally_device_flush_requests_time_seconds", "seconds", "Sum of the durations of flushes.",
-     true, [](const BlockStat& s) { return s.flush_ticks_ms; }},
-};
-
-}  // namespace
-
 void write_device_families(ExpositionWriter& w,
                            const std::vector<std::pair<DeviceInfo, const BlockDevice*>>& devices) {
     std::vector<std::pair<Labels, const BlockStat*>> rows;
     for (const auto& [info, dev] : devices)
         rows.emplace_back(device_labels(info), &dev->stat);
-    for (const auto& f : device_families) {
-        w.family(f.name, MetricType::counter, f.unit, f.help);
+    // node_disk_*'s names and meanings (stat.rst); the gauge of I/Os in
+    // flight after the counters.
+    for (const auto& f : block_stat_fields) {
+        if (f.unit == BlockStatUnit::in_flight)
+            continue;
+        const bool ms = f.unit == BlockStatUnit::ms;
+        const bool sectors = f.unit == BlockStatUnit::sectors;
+        w.family(f.family, MetricType::counter, ms ? "seconds" : sectors ? "bytes" : "", f.help);
         for (const auto& [l, s] : rows) {
-            if (f.ms)
-                w.sample(l, static_cast<double>(f.value(*s)) / 1e3);
+            const std::uint64_t v = s->*f.member;
+            if (ms)
+                w.sample(l, static_cast<double>(v) / 1e3);
             else
-                w.sample(l, f.value(*s));
+                w.sample(l, sectors ? v * 512 : v);
         }
     }
-    w.family("iotally_device_io_now", MetricType::gauge, "", "I/Os in flight (node_disk_io_now).");
-    for (const auto& [l, s] : rows)
-        w.sample(l, s->in_flight);
+    for (const auto& f : block_stat_fields) {
+        if (f.unit != BlockStatUnit::in_flight)
+            continue;
+        w.family(f.family, MetricType::gauge, "", f.help);
+        for (const auto& [l, s] : rows)
+            w.sample(l, s->*f.member);
+    }
 }
 
 std::string render_exposition(const Snapshot& snapshot, const ExportOptions& options) {
