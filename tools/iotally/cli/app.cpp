@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "app.hpp"
 
+#include <fmt/format.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -61,10 +63,25 @@ const char* const description =
     "Regions, areas and histograms of dm-stats, devstat-grade metrics, and the\n"
     "generic statistics layer in debugfs. Run 'iotally help COMMAND' for details.";
 
-const char* const exit_codes =
-    "Exit status: 0 success, 1 operation failed, 2 usage error, 3 no such device,\n"
-    "4 permission denied, 5 not supported by the kernel, 6 no such region,\n"
-    "7 unexpected kernel output.";
+// "Exit status: 0 success, 1 operation failed, ..." from the table, in
+// lines of at most 79 columns.
+std::string exit_status_footer() {
+    std::string out = "Exit status:";
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < exit_statuses.size(); ++i) {
+        const auto& s = exit_statuses[i];
+        std::string item =
+            fmt::format("{} {}{}", s.code, s.summary, i + 1 == exit_statuses.size() ? "." : ",");
+        if (out.size() - line_start + 1 + item.size() > 79) {
+            out += "\n";
+            line_start = out.size();
+        } else {
+            out += " ";
+        }
+        out += item;
+    }
+    return out;
+}
 
 // CLI11 calls every string "TEXT": say what is expected instead.
 void name_placeholders(CLI::App& app) {
@@ -118,20 +135,29 @@ nlohmann::json help_json(CLI::App& app, const std::string& topic) {
     if (!topic.empty() && commands.empty())
         throw Error(ErrorKind::usage, "unknown command '" + topic + "'");
     doc["commands"] = commands;
-    doc["exit_status"] = {{"0", "success"},           {"1", "operation failed"},
-                          {"2", "usage error"},       {"3", "no such device"},
-                          {"4", "permission denied"}, {"5", "not supported by the kernel"},
-                          {"6", "no such region"},    {"7", "unexpected kernel output"}};
+    nlohmann::json statuses = nlohmann::json::object();
+    for (const auto& s : exit_statuses)
+        statuses[std::to_string(s.code)] = s.summary;
+    doc["exit_status"] = statuses;
     return doc;
 }
 
-}  // namespace
+constexpr std::array<CommandFile, 11> commands{{
+    {"message", register_message},
+    {"region", register_region},
+    {"file", register_file},
+    {"report", register_report},
+    {"histogram", register_histogram},
+    {"top", register_top},
+    {"export", register_export},
+    {"stat", register_stat},
+    {"serve", register_serve},
+    {"snoop", register_snoop},
+    {"tasks", register_tasks},
+}};
 
-int run(const std::vector<std::string>& args, Context& ctx) {
-    std::ostream& out = ctx.out ? *ctx.out : std::cout;
-    std::ostream& err = ctx.err ? *ctx.err : std::cerr;
-    ctx.out = &out;
-    ctx.err = &err;
+// The production parts of the Context that a caller (a test) left empty.
+void fill_defaults(Context& ctx) {
     if (!ctx.sleep)
         ctx.sleep = default_sleep;
     if (!ctx.interactive)
@@ -144,24 +170,16 @@ int run(const std::vector<std::string>& args, Context& ctx) {
         ctx.realtime_ns = default_realtime_ns;
     if (!ctx.uptime_s)
         ctx.uptime_s = default_uptime_s;
+}
 
-    CLI::App app{description, "iotally"};
-    app.footer(exit_codes);
-    app.require_subcommand(1);
-    app.fallthrough();
-    bool json = false;
-    app.add_flag("-j,--json", json, "Print JSON instead of text (every command)");
-    bool version = false;
-    app.add_flag("-V,--version", version, "Print the version and exit");
-    app.add_option("--debugfs", ctx.debugfs, "Where debugfs is mounted")->capture_default_str();
-
-    std::vector<std::pair<CLI::App*, Action>> actions;
-    Registry reg{app, ctx, json, actions};
-
-    std::string topic;
+// `iotally help [COMMAND]`, in text or JSON.
+void register_help(Registry& reg, std::string& topic) {
+    CLI::App& app = reg.app;
     auto* help = app.add_subcommand("help", "List the commands, or show one command's help");
     help->add_option("command", topic, "A command");
-    reg.add(help, [&] {
+    std::ostream& out = *reg.ctx.out;
+    bool& json = reg.json;
+    reg.add(help, [&app, &topic, &out, &json] {
         if (json) {
             out << help_json(app, topic).dump() << "\n";
             return;
@@ -179,68 +197,65 @@ int run(const std::vector<std::string>& args, Context& ctx) {
         }
         out << sub->help();
     });
+}
 
-#define IOTALLY_COMMAND(name) register_##name(reg);
-#include "commands.inc"
-#undef IOTALLY_COMMAND
-    name_placeholders(app);
+struct CommandLine {
+    bool command_seen = false;
+    bool version_asked = false;
+};
 
+// What CLI11 would only say as "a subcommand is required": an unknown option
+// before the command, an unknown command or none. Throws Error(usage).
+CommandLine scan_command_line(CLI::App& app, const std::vector<std::string>& args) {
+    CommandLine c;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--debugfs") {
+            ++i;
+            continue;
+        }
+        if (a == "--version" || a == "-V") {
+            c.version_asked = true;
+            continue;
+        }
+        if (!a.empty() && a[0] == '-') {
+            if (a != "-j" && a != "--json" && a != "-h" && a != "--help" &&
+                a.rfind("--debugfs=", 0) != 0)
+                throw Error(ErrorKind::usage,
+                            "unknown option '" + a + "' before the command (try 'iotally help')");
+            continue;
+        }
+        if (a.empty())
+            continue;
+        auto named = app.get_subcommands([&a](CLI::App* sub) { return sub->check_name(a); });
+        if (named.empty())
+            throw Error(ErrorKind::usage, "unknown command '" + a + "' (try 'iotally help')");
+        c.command_seen = true;
+        break;
+    }
+    if (!c.command_seen && !c.version_asked &&
+        std::none_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a == "-h" || a == "--help"; }))
+        throw Error(ErrorKind::usage, "a command is required (try 'iotally help')");
+    return c;
+}
+
+void print_version(std::ostream& out, bool json) {
+    if (json) {
+        auto doc = json_document("version");
+        doc["version"] = IOTALLY_VERSION;
+        doc["json_schema"] = json_schema_version;
+        out << doc.dump() << "\n";
+    } else {
+        out << "iotally " << IOTALLY_VERSION << "\n";
+    }
+}
+
+// The exit status of the exception being handled, after printing it as one
+// line (or the help it asks for). Call only from a catch block.
+int exit_status_of_current_exception(CLI::App& app, std::ostream& out, std::ostream& err) {
     try {
-        // CLI11 would only say that a subcommand is required.
-        bool command_seen = false, version_asked = false;
-        for (std::size_t i = 0; i < args.size(); ++i) {
-            const std::string& a = args[i];
-            if (a == "--debugfs") {
-                ++i;
-                continue;
-            }
-            if (a == "--version" || a == "-V") {
-                version_asked = true;
-                continue;
-            }
-            if (!a.empty() && a[0] == '-') {
-                if (a != "-j" && a != "--json" && a != "-h" && a != "--help" &&
-                    a.rfind("--debugfs=", 0) != 0)
-                    throw Error(ErrorKind::usage, "unknown option '" + a +
-                                                      "' before the command (try 'iotally help')");
-                continue;
-            }
-            if (a.empty())
-                continue;
-            auto named = app.get_subcommands([&a](CLI::App* sub) { return sub->check_name(a); });
-            if (named.empty())
-                throw Error(ErrorKind::usage, "unknown command '" + a + "' (try 'iotally help')");
-            command_seen = true;
-            break;
-        }
-        if (!command_seen && !version_asked &&
-            std::none_of(args.begin(), args.end(),
-                         [](const std::string& a) { return a == "-h" || a == "--help"; }))
-            throw Error(ErrorKind::usage, "a command is required (try 'iotally help')");
-        std::vector<std::string> reversed(args.rbegin(), args.rend());
-        if (version_asked && !command_seen) {
-            app.require_subcommand(0);
-            app.parse(reversed);
-            if (json) {
-                auto doc = json_document("version");
-                doc["version"] = IOTALLY_VERSION;
-                doc["json_schema"] = json_schema_version;
-                out << doc.dump() << "\n";
-            } else {
-                out << "iotally " << IOTALLY_VERSION << "\n";
-            }
-            out.flush();
-            return 0;
-        }
-        app.parse(reversed);
-        for (auto& [sub, action] : actions) {
-            if (sub->parsed()) {
-                action();
-                break;
-            }
-        }
-        out.flush();
-        return 0;
+        throw;
     } catch (const CLI::CallForHelp&) {
         out << app.help();
         return 0;
@@ -260,6 +275,61 @@ int run(const std::vector<std::string>& args, Context& ctx) {
     } catch (const std::exception& e) {
         err << "iotally: " << e.what() << "\n";
         return static_cast<int>(ErrorKind::failed);
+    }
+}
+
+}  // namespace
+
+std::span<const CommandFile> command_table() {
+    return commands;
+}
+
+int run(const std::vector<std::string>& args, Context& ctx) {
+    std::ostream& out = ctx.out ? *ctx.out : std::cout;
+    std::ostream& err = ctx.err ? *ctx.err : std::cerr;
+    ctx.out = &out;
+    ctx.err = &err;
+    fill_defaults(ctx);
+
+    CLI::App app{description, "iotally"};
+    app.footer(exit_status_footer());
+    app.require_subcommand(1);
+    app.fallthrough();
+    bool json = false;
+    app.add_flag("-j,--json", json, "Print JSON instead of text (every command)");
+    bool version = false;
+    app.add_flag("-V,--version", version, "Print the version and exit");
+    app.add_option("--debugfs", ctx.debugfs, "Where debugfs is mounted")->capture_default_str();
+
+    std::vector<std::pair<CLI::App*, Action>> actions;
+    Registry reg{app, ctx, json, actions};
+    std::string topic;
+    register_help(reg, topic);
+    for (const auto& c : commands)
+        c.add(reg);
+    name_placeholders(app);
+
+    try {
+        const CommandLine line = scan_command_line(app, args);
+        std::vector<std::string> reversed(args.rbegin(), args.rend());
+        if (line.version_asked && !line.command_seen) {
+            app.require_subcommand(0);
+            app.parse(reversed);
+            print_version(out, json);
+            out.flush();
+            return 0;
+        }
+        app.parse(reversed);
+        for (auto& [sub, action] : actions) {
+            if (sub->parsed()) {
+                action();
+                break;
+            }
+        }
+        out.flush();
+        return 0;
+    } catch (...) {
+        return exit_status_of_current_exception(app, out, err);
     }
 }
 

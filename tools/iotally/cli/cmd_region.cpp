@@ -10,6 +10,7 @@
 #include "app.hpp"
 #include "document.hpp"
 #include "iotally/clock_tick.hpp"
+#include "iotally/dmstats_counters.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 #include "iotally/native_histogram.hpp"
@@ -40,14 +41,14 @@ std::vector<std::uint64_t> histogram_bounds(const std::string& text, bool precis
         return ns;
     const ClockTick tick = clock_tick();
     for (auto v : ns)
-        if (v % 1'000'000 || v < tick.ns)
+        if (v % ns_per_ms || v < tick.ns)
             throw Error(ErrorKind::usage,
                         fmt::format("histogram boundary {} is finer than the {} ms clock tick "
                                     "that a region without precise_timestamps counts in ({}); "
                                     "drop --no-precise",
-                                    format_duration_ns(v), tick.ns / 1'000'000, tick.source));
+                                    format_duration_ns(v), tick.ns / ns_per_ms, tick.source));
     for (auto& v : ns)
-        v /= 1'000'000;
+        v = ns_to_region_time(v, false);
     return ns;
 }
 
@@ -259,30 +260,20 @@ void do_print(Context& ctx, bool json, const std::string& device, const std::str
     auto parsed = client.print(id, clear, lines);
     nlohmann::json j = nlohmann::json::array();
     for (const auto& p : parsed) {
-        const auto& c = p.counters;
-        j.push_back({{"start_sector", p.start},
-                     {"length_sectors", p.step},
-                     {"reads", c.reads},
-                     {"reads_merged", c.reads_merged},
-                     {"read_sectors", c.read_sectors},
-                     {"read_time", c.read_time},
-                     {"writes", c.writes},
-                     {"writes_merged", c.writes_merged},
-                     {"write_sectors", c.write_sectors},
-                     {"write_time", c.write_time},
-                     {"in_flight", c.in_flight},
-                     {"io_time", c.io_time},
-                     {"weighted_io_time", c.weighted_time},
-                     {"read_busy_time", c.read_busy_time},
-                     {"write_busy_time", c.write_busy_time},
-                     {"histogram", p.histogram}});
+        nlohmann::json area = {{"start_sector", p.start}, {"length_sectors", p.step}};
+        for (const auto& f : dmstats_counters)
+            area[std::string(f.json_key)] =
+                f.raw ? nlohmann::json(p.counters.*f.raw) : nlohmann::json(p.counters.in_flight);
+        area["histogram"] = p.histogram;
+        j.push_back(std::move(area));
     }
     // The counters as the kernel prints them: times in ns for a region with
     // precise_timestamps, in ms (counted in jiffies) for the others.
+    const auto unit = region_time_unit(precise);
     *ctx.out << stamped("print", {{"device", device},
                                   {"region_id", id},
-                                  {"time_unit", precise ? "ns" : "ms"},
-                                  {"time_resolution", precise ? "ns" : "jiffies"},
+                                  {"time_unit", unit.unit},
+                                  {"time_resolution", unit.resolution},
                                   {"areas", j}})
                     .dump()
              << "\n";
@@ -307,12 +298,22 @@ void do_set_aux(Context& ctx, bool json, const std::string& device, const std::s
             << "\n";
 }
 
-}  // namespace
+void do_clear(Context& ctx, bool json, const std::string& device,
+              const std::vector<std::string>& id_texts) {
+    std::vector<std::uint64_t> ids;
+    for (const auto& t : id_texts)
+        ids.push_back(parse_region_id(t));
+    listed_device(ctx, device, ids);
+    StatsClient client(ctx.layer(), device);
+    for (auto id : ids)
+        client.clear(id);
+    if (json)
+        *ctx.out << stamped("clear", {{"device", device}, {"cleared", ids}}).dump() << "\n";
+}
 
-void register_region(Registry& r) {
+void register_create(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
-
     auto ca = std::make_shared<CreateArgs>();
     auto* create = r.app.add_subcommand("create", "Create a statistics region (prints its id)");
     create->add_option("device", ca->device, "Device-mapper device (optional with --file)");
@@ -338,13 +339,17 @@ void register_region(Registry& r) {
                        "Map a file: one region per extent, grouped under the file's name");
     create->add_option("--alias", ca->alias, "Group alias for --file (default: the file name)");
     r.add(create, [ca, &ctx, &json] { do_create(ctx, json, *ca); });
+}
 
+void register_delete(Registry& r) {
     struct DeleteArgs {
         std::string device;
         std::vector<std::string> ids;
         bool all = false;
         std::string program_id;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto da = std::make_shared<DeleteArgs>();
     auto* del = r.app.add_subcommand("delete", "Delete regions (group tags are kept consistent)");
     del->add_option("device", da->device, "Device-mapper device")->required();
@@ -355,32 +360,29 @@ void register_region(Registry& r) {
         do_delete(ctx, json, da->device, da->ids, da->all,
                   da->program_id.empty() ? std::nullopt : std::optional(da->program_id));
     });
+}
 
+void register_clear(Registry& r) {
     struct ClearArgs {
         std::string device;
         std::vector<std::string> ids;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto cla = std::make_shared<ClearArgs>();
     auto* clear = r.app.add_subcommand("clear", "Zero the counters of regions (not in-flight)");
     clear->add_option("device", cla->device, "Device-mapper device")->required();
     clear->add_option("ids", cla->ids, "Region ids")->required();
-    r.add(clear, [cla, &ctx, &json] {
-        std::vector<std::uint64_t> ids;
-        for (const auto& t : cla->ids)
-            ids.push_back(parse_region_id(t));
-        listed_device(ctx, cla->device, ids);
-        StatsClient client(ctx.layer(), cla->device);
-        for (auto id : ids)
-            client.clear(id);
-        if (json)
-            *ctx.out << stamped("clear", {{"device", cla->device}, {"cleared", ids}}).dump()
-                     << "\n";
-    });
+    r.add(clear, [cla, &ctx, &json] { do_clear(ctx, json, cla->device, cla->ids); });
+}
 
+void register_list(Registry& r) {
     struct ListArgs {
         std::vector<std::string> devices;
         std::string program_id;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto la = std::make_shared<ListArgs>();
     auto* list = r.app.add_subcommand("list", "List regions and dmstats groups");
     list->add_option("devices", la->devices, "Devices (default: all)");
@@ -389,12 +391,16 @@ void register_region(Registry& r) {
         do_list(ctx, json, la->devices,
                 la->program_id.empty() ? std::nullopt : std::optional(la->program_id));
     });
+}
 
+void register_print(Registry& r) {
     struct PrintArgs {
         std::string device, id;
         bool clear = false;
         std::optional<std::uint64_t> first, count;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto pa = std::make_shared<PrintArgs>();
     auto* print = r.app.add_subcommand("print", "Print a region's counters as the kernel does");
     print->add_option("device", pa->device, "Device-mapper device")->required();
@@ -405,11 +411,15 @@ void register_region(Registry& r) {
     r.add(print, [pa, &ctx, &json] {
         do_print(ctx, json, pa->device, pa->id, pa->clear, pa->first, pa->count);
     });
+}
 
+void register_set_aux(Registry& r) {
     struct AuxArgs {
         std::string device, id, text;
         bool raw = false;
     };
+    Context& ctx = r.ctx;
+    bool& json = r.json;
     auto aa = std::make_shared<AuxArgs>();
     auto* aux = r.app.add_subcommand("set-aux", "Set a region's aux_data");
     aux->add_option("device", aa->device, "Device-mapper device")->required();
@@ -417,6 +427,18 @@ void register_region(Registry& r) {
     aux->add_option("text", aa->text, "The new aux_data ('-' for none)")->required();
     aux->add_flag("--raw", aa->raw, "Replace a DMS_GROUP tag too (default: keep it)");
     r.add(aux, [aa, &ctx, &json] { do_set_aux(ctx, json, aa->device, aa->id, aa->text, aa->raw); });
+}
+
+}  // namespace
+
+// create, delete, clear, list, print and set-aux: the region's life.
+void register_region(Registry& r) {
+    register_create(r);
+    register_delete(r);
+    register_clear(r);
+    register_list(r);
+    register_print(r);
+    register_set_aux(r);
 }
 
 }  // namespace iotally::cli

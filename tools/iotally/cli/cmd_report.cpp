@@ -191,7 +191,7 @@ class Reporter {
             activity.push_back(row.stats.total_bytes + row.stats.total_transfers);
             device_rows.push_back(std::move(row));
         }
-        auto chosen = selector_->select(cur, activity);
+        auto chosen = select_kernel_names(*selector_, cur, activity);
 
         std::map<std::string, std::vector<ReportRow>> regions;  // by dm name
         if (cur.dm && level_ != ReportLevel::device)

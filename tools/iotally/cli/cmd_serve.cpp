@@ -15,7 +15,7 @@
 #include "app.hpp"
 #include "block_devices.hpp"
 #include "iotally/atomic_file.hpp"
-#include "iotally/cgroup_sampler.hpp"
+#include "iotally/cgroup_collector.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exporter.hpp"
 #include "iotally/http_server.hpp"
@@ -85,162 +85,182 @@ class StopSignals {
     sigset_t set_{}, old_{};
 };
 
-}  // namespace
+struct ServeArgs {
+    std::vector<std::string> devices;
+    std::string listen = fmt::format("127.0.0.1:{}", default_serve_port);
+    std::string program_id, textfile, name = "iotally.prom", tasks_by = "bytes";
+    std::vector<std::string> statistics;
+    bool areas = false, cgroups = false;
+    CgroupOptions cgroup;
+    double interval = 15;
+    std::uint64_t count = 0;
+    std::size_t tasks = 0, threads = 2;
+    SelectArgs select;
+};
 
-void register_serve(Registry& r) {
-    struct Args {
-        std::vector<std::string> devices;
-        std::string listen = fmt::format("127.0.0.1:{}", default_serve_port);
-        std::string program_id, textfile, name = "iotally.prom", tasks_by = "bytes";
-        std::vector<std::string> statistics;
-        bool areas = false, cgroups = false;
-        CgroupOptions cgroup;
-        double interval = 15;
-        std::uint64_t count = 0;
-        std::size_t tasks = 0, threads = 2;
-        SelectArgs select;
-    };
-    auto a = std::make_shared<Args>();
-    auto* sub = r.app.add_subcommand(
-        "serve", "Prometheus exporter: GET /metrics over HTTP, or a node_exporter textfile");
-    sub->add_option("devices", a->devices,
-                    "dm devices, by dm or kernel name (default: all, as they come and go)")
+void add_serve_options(CLI::App& sub, ServeArgs& a) {
+    sub.add_option("devices", a.devices,
+                   "dm devices, by dm or kernel name (default: all, as they come and go)")
         ->type_name("[DEVICE...]");
-    sub->add_option("--listen", a->listen, "Address to serve on, HOST:PORT")
+    sub.add_option("--listen", a.listen, "Address to serve on, HOST:PORT")
         ->type_name("ADDR")
         ->capture_default_str();
-    sub->add_option("--program-id", a->program_id, "Only regions of this program_id")
+    sub.add_option("--program-id", a.program_id, "Only regions of this program_id")
         ->type_name("ID");
-    add_select_options(*sub, a->select,
+    add_select_options(sub, a.select,
                        "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
                        "(repeatable; chosen again at every scrape)");
-    sub->add_flag("--areas", a->areas, "One series per area instead of per region");
-    auto* textfile = sub->add_option("--textfile", a->textfile,
-                                     "Write text 0.0.4 into this node_exporter textfile "
-                                     "directory every --interval instead of serving HTTP")
+    sub.add_flag("--areas", a.areas, "One series per area instead of per region");
+    auto* textfile = sub.add_option("--textfile", a.textfile,
+                                    "Write text 0.0.4 into this node_exporter textfile "
+                                    "directory every --interval instead of serving HTTP")
                          ->type_name("DIR");
-    sub->add_option("--interval", a->interval, "Seconds between textfile writes")
+    sub.add_option("--interval", a.interval, "Seconds between textfile writes")
         ->type_name("SECONDS")
         ->capture_default_str()
         ->check(CLI::Range(0.1, 86400.0))
         ->needs(textfile);
-    sub->add_option("--count", a->count, "Stop after this many textfile writes (0: never)")
+    sub.add_option("--count", a.count, "Stop after this many textfile writes (0: never)")
         ->type_name("N")
         ->needs(textfile);
-    sub->add_option("--name", a->name, "File name in --textfile")->capture_default_str();
-    sub->add_option("--tasks", a->tasks,
-                    fmt::format("Per-task I/O family: the top N processes (1..{})", max_top_tasks))
+    sub.add_option("--name", a.name, "File name in --textfile")->capture_default_str();
+    sub.add_option("--tasks", a.tasks,
+                   fmt::format("Per-task I/O family: the top N processes (1..{})", max_top_tasks))
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, max_top_tasks));
-    sub->add_option("--tasks-by", a->tasks_by, "Rank tasks by bytes or wait")
+    sub.add_option("--tasks-by", a.tasks_by, "Rank tasks by bytes or wait")
         ->type_name("KEY")
         ->check(CLI::IsMember({"bytes", "wait"}))
         ->capture_default_str();
-    sub->add_option("--statistics", a->statistics,
-                    "Generic statistics layer family: this debugfs interface (repeatable)")
+    sub.add_option("--statistics", a.statistics,
+                   "Generic statistics layer family: this debugfs interface (repeatable)")
         ->type_name("IFACE");
-    sub->add_flag("--cgroups", a->cgroups,
-                  "Per-cgroup I/O families: taskstats per cgroup v2 path, io.stat beside");
-    sub->add_option("--cgroup-depth", a->cgroup.depth, "With --cgroups: path components kept")
+    sub.add_flag("--cgroups", a.cgroups,
+                 "Per-cgroup I/O families: taskstats per cgroup v2 path, io.stat beside");
+    sub.add_option("--cgroup-depth", a.cgroup.depth, "With --cgroups: path components kept")
         ->type_name("N")
         ->capture_default_str();
-    sub->add_option("--cgroup-max", a->cgroup.max_series,
-                    "With --cgroups: cgroups of their own, the rest in cgroup=\"__overflow__\"")
+    sub.add_option("--cgroup-max", a.cgroup.max_series,
+                   "With --cgroups: cgroups of their own, the rest in cgroup=\"__overflow__\"")
         ->type_name("N")
         ->capture_default_str();
-    sub->add_option("--cgroup-root", a->cgroup.root, "With --cgroups: the cgroup2 mount")
+    sub.add_option("--cgroup-root", a.cgroup.root, "With --cgroups: the cgroup2 mount")
         ->type_name("DIR")
         ->capture_default_str();
-    sub->add_option("--threads", a->threads, "Requests served at once")
+    sub.add_option("--threads", a.threads, "Requests served at once")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, std::size_t{16}))
         ->capture_default_str();
-    Context& ctx = r.ctx;
-    r.add(sub, [a, &ctx] {
-        ScrapeOptions so;
-        if (!a->devices.empty() || !a->select.exprs.empty() || !a->select.mode.empty() ||
-            a->select.max) {
-            // devstat's selection over the dm devices of each scrape.
-            SelectArgs sa = a->select;
-            sa.names = a->devices;
-            auto selector = std::make_shared<DeviceSelector>(sa, "device");
-            so.choose = [selector](const std::vector<DeviceInfo>& listed,
-                                   std::vector<std::string>* missing) {
-                return selector->select_names(listed, {}, missing);
-            };
-        }
-        if (!a->program_id.empty())
-            so.program_id = a->program_id;
-        so.areas = a->areas;
-        Exporter exporter(ctx.layer(), so, ctx.clock);
-        if (a->tasks)
-            exporter.add_collector(make_task_collector(
-                a->tasks, a->tasks_by == "wait" ? TaskRank::wait : TaskRank::bytes));
-        if (a->cgroups)
-            exporter.add_collector(make_cgroup_collector(a->cgroup));
-        if (!a->statistics.empty())
-            exporter.add_collector(
-                make_statistics_collector(ctx.debugfs + "/statistics", a->statistics));
-        std::ostream& err = *ctx.err;
-        exporter.on_error = [&err](const std::string& m) {
-            err << "iotally serve: scrape: " << m << std::endl;
-        };
-        // device-mapper not loaded yet (a host of plain disks, a boot before
-        // LVM): serve the rest, and its regions once it appears.
-        exporter.on_source = [&err](const std::string& m) {
-            err << "iotally serve: " << m << std::endl;
-        };
-        exporter.check();  // one-line error and a non-zero status at start
-        if (a->tasks || a->cgroups)
-            warn_if_task_io_stats_off(err, ctx.proc);
+}
 
-        StopSignals signals;
-        if (!a->textfile.empty()) {
-            for (std::uint64_t n = 1;; ++n) {
-                try {
-                    write_file_atomically(a->textfile, a->name,
-                                          exporter.scrape(ExpositionFormat::prometheus));
-                } catch (const Error& e) {
-                    if (n == 1)
-                        throw;  // at start: one line and a non-zero status
-                    // Later (a full disk, a directory replaced): say so, go on.
-                    err << "iotally serve: " << e.what() << std::endl;
-                }
-                if (a->count && n >= a->count)
-                    return;
-                if (int sig = signals.wait(a->interval)) {
-                    err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
-                    return;
-                }
-            }
-        }
+ScrapeOptions scrape_options(const ServeArgs& a) {
+    ScrapeOptions so;
+    if (!a.devices.empty() || !a.select.exprs.empty() || !a.select.mode.empty() || a.select.max) {
+        // devstat's selection over the dm devices of each scrape.
+        so.select = a.select;
+        so.select->names = a.devices;
+    }
+    if (!a.program_id.empty())
+        so.program_id = a.program_id;
+    so.areas = a.areas;
+    return so;
+}
 
-        auto [host, port] = parse_listen(a->listen);
-        ServerOptions opt;
-        opt.address = host;
-        opt.port = port;
-        opt.threads = a->threads;
-        MetricsServer server(opt, [&exporter](ExpositionFormat f) { return exporter.scrape(f); });
-        server.bind();
-        err << fmt::format("iotally serve: listening on http://{}:{}/metrics\n",
-                           host.find(':') != std::string::npos ? "[" + host + "]" : host,
-                           server.port())
-            << std::flush;
-        int sig = 0;
-        std::thread stopper([&] {
-            sig = signals.wait(-1);
-            server.stop();
-        });
-        bool ok = server.run();
-        if (!ok && sig == 0) {
-            // The listening loop failed by itself: let the stopper go too.
-            pthread_kill(stopper.native_handle(), SIGTERM);
+// The opt-in families: per-task, per-cgroup, the generic statistics layer.
+void add_collectors(Exporter& exporter, const ServeArgs& a, const Context& ctx) {
+    if (a.tasks)
+        exporter.add_collector(
+            make_task_collector(a.tasks, a.tasks_by == "wait" ? TaskRank::wait : TaskRank::bytes));
+    if (a.cgroups)
+        exporter.add_collector(make_cgroup_collector(a.cgroup));
+    if (!a.statistics.empty())
+        exporter.add_collector(
+            make_statistics_collector(ctx.debugfs + "/statistics", a.statistics));
+}
+
+// --textfile: a scrape written every --interval until --count or a signal.
+void write_textfiles(Exporter& exporter, const ServeArgs& a, const StopSignals& signals,
+                     std::ostream& err) {
+    for (std::uint64_t n = 1;; ++n) {
+        try {
+            write_file_atomically(a.textfile, a.name,
+                                  exporter.scrape(ExpositionFormat::prometheus));
+        } catch (const Error& e) {
+            if (n == 1)
+                throw;  // at start: one line and a non-zero status
+            // Later (a full disk, a directory replaced): say so, go on.
+            err << "iotally serve: " << e.what() << std::endl;
         }
-        stopper.join();
-        if (!ok && sig == 0)
-            throw Error(ErrorKind::failed, "the HTTP server stopped unexpectedly");
-        err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
+        if (a.count && n >= a.count)
+            return;
+        if (int sig = signals.wait(a.interval)) {
+            err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
+            return;
+        }
+    }
+}
+
+// GET /metrics on --listen until a signal.
+void serve_http(Exporter& exporter, const ServeArgs& a, const StopSignals& signals,
+                std::ostream& err) {
+    auto [host, port] = parse_listen(a.listen);
+    ServerOptions opt;
+    opt.address = host;
+    opt.port = port;
+    opt.threads = a.threads;
+    MetricsServer server(opt, [&exporter](ExpositionFormat f) { return exporter.scrape(f); });
+    server.bind();
+    err << fmt::format("iotally serve: listening on http://{}:{}/metrics\n",
+                       host.find(':') != std::string::npos ? "[" + host + "]" : host, server.port())
+        << std::flush;
+    int sig = 0;
+    std::thread stopper([&] {
+        sig = signals.wait(-1);
+        server.stop();
     });
+    bool ok = server.run();
+    if (!ok && sig == 0) {
+        // The listening loop failed by itself: let the stopper go too.
+        pthread_kill(stopper.native_handle(), SIGTERM);
+    }
+    stopper.join();
+    if (!ok && sig == 0)
+        throw Error(ErrorKind::failed, "the HTTP server stopped unexpectedly");
+    err << fmt::format("iotally serve: {}, stopping\n", strsignal(sig));
+}
+
+void serve(Context& ctx, const ServeArgs& a) {
+    Exporter exporter(ctx.layer(), scrape_options(a), ctx.clock);
+    add_collectors(exporter, a, ctx);
+    std::ostream& err = *ctx.err;
+    exporter.on_error = [&err](const std::string& m) {
+        err << "iotally serve: scrape: " << m << std::endl;
+    };
+    // device-mapper not loaded yet (a host of plain disks, a boot before
+    // LVM): serve the rest, and its regions once it appears.
+    exporter.on_source = [&err](const std::string& m) {
+        err << "iotally serve: " << m << std::endl;
+    };
+    exporter.check();  // one-line error and a non-zero status at start
+    if (a.tasks || a.cgroups)
+        warn_if_task_io_stats_off(err, ctx.proc);
+
+    StopSignals signals;
+    if (!a.textfile.empty())
+        write_textfiles(exporter, a, signals, err);
+    else
+        serve_http(exporter, a, signals, err);
+}
+
+}  // namespace
+
+void register_serve(Registry& r) {
+    auto a = std::make_shared<ServeArgs>();
+    auto* sub = r.app.add_subcommand(
+        "serve", "Prometheus exporter: GET /metrics over HTTP, or a node_exporter textfile");
+    add_serve_options(*sub, *a);
+    Context& ctx = r.ctx;
+    r.add(sub, [a, &ctx] { serve(ctx, *a); });
 }
 
 }  // namespace iotally::cli

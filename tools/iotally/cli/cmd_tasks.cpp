@@ -22,6 +22,7 @@
 #include "iotally/cgroup_sampler.hpp"
 #include "iotally/error.hpp"
 #include "iotally/taskstats.hpp"
+#include "iotally/units.hpp"
 #include "output.hpp"
 #include "task_records.hpp"
 
@@ -296,7 +297,7 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
     for (const auto& r : rows)
         t.add({std::to_string(r.tgid), r.comm, std::to_string(r.read_bytes),
                std::to_string(r.write_bytes), std::to_string(r.ops), std::to_string(r.waits),
-               fmt::format("{:.3f}", static_cast<double>(r.wait_ns) / 1e6)});
+               fmt::format("{:.3f}", ns_to_ms(static_cast<double>(r.wait_ns)))});
     *ctx.out << t.render();
 }
 
@@ -382,7 +383,9 @@ void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
         return;
     }
     Table t({"<CGROUP", "READ_B", "WRITE_B", "OPS", "WAITS", "WAIT_MS", "P50_MS", "P99_MS"});
-    auto ms = [](std::uint64_t ns) { return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6); };
+    auto ms = [](std::uint64_t ns) {
+        return fmt::format("{:.3f}", ns_to_ms(static_cast<double>(ns)));
+    };
     for (const auto& r : rows)
         t.add({r.cgroup, std::to_string(r.io.sectors[TaskIo::read] * 512),
                std::to_string(r.io.sectors[TaskIo::write] * 512), std::to_string(r.ops),

@@ -21,6 +21,7 @@
 #include "iotally/error.hpp"
 #include "iotally/report.hpp"
 #include "iotally/selection.hpp"
+#include "iotally/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {
@@ -203,12 +204,13 @@ std::string json_frame(const std::vector<ReportRow>& rows, const Snapshot& snap,
             auto v = find_metric_field(f)->get(r.stats);
             metrics[std::string(f)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
         }
-        out.push_back({{"dm_name", r.device},
-                       {"region_id", r.region ? nlohmann::json(*r.region) : nullptr},
-                       {"new", r.is_new},
-                       {"time_resolution", r.stats.jiffies_resolution ? "jiffies" : "ns"},
-                       {"metrics", metrics},
-                       {"area_bytes", r.area_bytes}});
+        out.push_back(
+            {{"dm_name", r.device},
+             {"region_id", r.region ? nlohmann::json(*r.region) : nullptr},
+             {"new", r.is_new},
+             {"time_resolution", region_time_unit(!r.stats.jiffies_resolution).resolution},
+             {"metrics", metrics},
+             {"area_bytes", r.area_bytes}});
     }
     doc["rows"] = out;
     return doc.dump() + "\n";

@@ -7,6 +7,7 @@
 
 #include "document.hpp"
 #include "iotally/error.hpp"
+#include "iotally/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {
@@ -26,8 +27,8 @@ std::string region_label(const ReportRow& r) {
 // How finely the row's times were measured (iotally(8), TIME RESOLUTION).
 std::string_view time_resolution(const ReportRow& r) {
     if (r.level == ReportLevel::device)
-        return "ms";
-    return r.stats.jiffies_resolution ? "jiffies" : "ns";
+        return "ms";  // /sys/block counts milliseconds
+    return region_time_unit(!r.stats.jiffies_resolution).resolution;
 }
 
 std::string opt_str(const std::optional<std::uint64_t>& v) {

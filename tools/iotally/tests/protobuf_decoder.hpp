@@ -2,7 +2,7 @@
 // A protobuf decoder for the tests and the fuzz target, written from the wire
 // format's rules (varint, zigzag, fixed64, length-delimited, packed) and the
 // field numbers of io.prometheus.client, independently of the encoder in
-// src/exposition_protobuf.cpp. Throws std::runtime_error on bad input.
+// src/exporter/exposition_protobuf.cpp. Throws std::runtime_error on bad input.
 #pragma once
 
 #include <bit>

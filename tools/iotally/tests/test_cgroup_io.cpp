@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "app.hpp"
+#include "iotally/cgroup_collector.hpp"
 #include "iotally/cgroup_io.hpp"
-#include "iotally/cgroup_sampler.hpp"
 #include "iotally/error.hpp"
 #include "iotally/exposition.hpp"
 #include "task_records.hpp"

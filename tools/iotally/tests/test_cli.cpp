@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "cli_fixture.hpp"
 #include "fake_dm.hpp"
 #include "fixtures.hpp"
+#include "iotally/error.hpp"
 #include "iotally/filemap.hpp"
 #include "tempdir.hpp"
 
@@ -28,6 +31,77 @@ TEST_F(Cli, HelpListsEveryCommand) {
     EXPECT_NE(out.find("--interval"), std::string::npos);
     ASSERT_EQ(run({"help", "create"}), 0);
     EXPECT_NE(out.find("--histogram"), std::string::npos);
+}
+
+// iotally(8)'s EXIT STATUS section, as (code, sentence) pairs: ".TP",
+// ".B CODE", the sentence on the next line.
+std::vector<std::pair<int, std::string>> man_exit_statuses(const std::string& path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in) << path;
+    std::vector<std::pair<int, std::string>> out;
+    std::string line;
+    bool in_section = false;
+    while (std::getline(in, line)) {
+        if (line.starts_with(".SH")) {
+            in_section = line == ".SH EXIT STATUS";
+            continue;
+        }
+        if (in_section && line.starts_with(".B ")) {
+            std::string sentence;
+            std::getline(in, sentence);
+            out.emplace_back(std::stoi(line.substr(3)), sentence);
+        }
+    }
+    return out;
+}
+
+// The man page says what the table says: they cannot drift apart.
+TEST(ExitStatus, ManPageMatchesTable) {
+    std::vector<std::pair<int, std::string>> table;
+    for (const auto& s : exit_statuses)
+        table.emplace_back(s.code, std::string(s.description));
+    EXPECT_EQ(man_exit_statuses(IOTALLY_MAN_PAGE), table);
+    // One status per error kind, each the code that Error carries.
+    for (auto kind :
+         {ErrorKind::failed, ErrorKind::usage, ErrorKind::no_device, ErrorKind::permission,
+          ErrorKind::unsupported, ErrorKind::no_region, ErrorKind::parse}) {
+        const int code = Error(kind, "x").exit_code();
+        EXPECT_EQ(std::count_if(exit_statuses.begin(), exit_statuses.end(),
+                                [&](const ExitStatus& s) { return s.code == code; }),
+                  1)
+            << code;
+    }
+}
+
+// --help's footer and the JSON help list every status of the table.
+TEST_F(Cli, HelpAndJsonHelpListEveryExitStatus) {
+    ASSERT_EQ(run({"--help"}), 0);
+    std::string help = out;
+    std::replace(help.begin(), help.end(), '\n', ' ');
+    ASSERT_EQ(run({"-j", "help"}), 0) << err;
+    auto json = nlohmann::json::parse(out)["exit_status"];
+    EXPECT_EQ(json.size(), exit_statuses.size());
+    for (const auto& s : exit_statuses) {
+        const std::string item = std::to_string(s.code) + " " + std::string(s.summary);
+        EXPECT_NE(help.find(item), std::string::npos) << item << " in\n" << help;
+        EXPECT_EQ(json[std::to_string(s.code)], s.summary);
+    }
+}
+
+// The command table names every cli/cmd_NAME.cpp once, and nothing else.
+TEST(CommandTable, OneEntryPerFile) {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(IOTALLY_CLI_DIR)) {
+        const std::string name = e.path().filename().string();
+        if (name.starts_with("cmd_") && name.ends_with(".cpp"))
+            files.push_back(name.substr(4, name.size() - 8));
+    }
+    std::vector<std::string> table;
+    for (const auto& c : cli::command_table())
+        table.emplace_back(c.file);
+    std::sort(files.begin(), files.end());
+    std::sort(table.begin(), table.end());
+    EXPECT_EQ(table, files);
 }
 
 TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Every expected value is computed by hand in the comment next to it, with
 // iostat -x's formulas (sysstat rd_stats.c / iostat.c).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "iotally/device_metrics.hpp"
@@ -74,6 +75,23 @@ TEST(DeviceMetrics, CounterWentBack) {
     // The device was removed and re-created under the same name.
     Statistics s = compute_device_statistics(t0, &t1, 2.0);
     EXPECT_TRUE(s.counters_reset);
+}
+
+// Column by column: any cumulative field of the stat line that goes back
+// (but in_flight, a gauge) means the counters were reset.
+TEST(DeviceMetrics, EveryCumulativeFieldGoingBackIsAReset) {
+    auto line = [](std::size_t k, std::uint64_t v) {
+        std::string out;
+        for (std::size_t i = 0; i < 17; ++i)
+            out += fmt::format("{}{}", i ? " " : "", i == k ? v : 100);
+        return parse_block_stat(out);
+    };
+    for (std::size_t k = 0; k < 17; ++k) {
+        SCOPED_TRACE(k);
+        const BlockStat prev = line(k, 5);
+        EXPECT_FALSE(compute_device_statistics(line(k, 6), &prev, 1.0).counters_reset);
+        EXPECT_EQ(compute_device_statistics(line(k, 4), &prev, 1.0).counters_reset, k != 8);
+    }
 }
 
 }  // namespace

@@ -585,14 +585,10 @@ TEST_F(Selection, SelectionMatchingNothingFailsAtStart) {
 // device that appears and matches is scraped from then on.
 TEST_F(Selection, DevicesComingAndGoingAfterStart) {
     FlakyLayer layer(f.dm);
-    cli::SelectArgs sa;
-    sa.names = {"a"};
-    sa.exprs = {"target=delay"};
-    auto selector = std::make_shared<cli::DeviceSelector>(sa, "device");
     ScrapeOptions o = no_sysfs();
-    o.choose = [selector](const std::vector<DeviceInfo>& l, std::vector<std::string>* missing) {
-        return selector->select_names(l, {}, missing);
-    };
+    o.select.emplace();
+    o.select->names = {"a"};
+    o.select->exprs = {"target=delay"};
     Exporter e(layer, o);
     std::vector<std::string> errors;
     e.on_error = [&](const std::string& m) { errors.push_back(m); };

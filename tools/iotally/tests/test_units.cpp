@@ -67,5 +67,28 @@ TEST(Units, PlainNumbers) {
     EXPECT_THROW(parse_u64("1 ", "x"), Error);
 }
 
+// The one conversion of a dm-stats region's times: ns with
+// precise_timestamps, ms (measured in whole jiffies) without.
+TEST(Units, RegionTimeUnits) {
+    const auto precise = region_time_unit(true);
+    EXPECT_EQ(precise.unit, "ns");
+    EXPECT_EQ(precise.resolution, "ns");
+    const auto coarse = region_time_unit(false);
+    EXPECT_EQ(coarse.unit, "ms");
+    EXPECT_EQ(coarse.resolution, "jiffies");
+
+    EXPECT_EQ(region_time_to_ns(1'500'000, true), 1'500'000u);
+    EXPECT_EQ(region_time_to_ns(12, false), 12'000'000u);
+    EXPECT_EQ(region_time_to_ns(UINT64_MAX, true), UINT64_MAX);
+    EXPECT_THROW(region_time_to_ns(UINT64_MAX / 1000, false), Error);
+
+    EXPECT_EQ(ns_to_region_time(20'000'000, false), 20u);
+    EXPECT_EQ(ns_to_region_time(1'500, true), 1'500u);
+    EXPECT_THROW(ns_to_region_time(1'500'000, false), Error);
+
+    EXPECT_EQ(ms_to_ns(7), 7'000'000u);
+    EXPECT_DOUBLE_EQ(ns_to_ms(2'500'000.0), 2.5);
+}
+
 }  // namespace
 }  // namespace iotally

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "iotally/cgroup_io.hpp"
-#include "iotally/exporter.hpp"
 #include "iotally/taskstats.hpp"
 
 namespace iotally {
@@ -70,22 +69,5 @@ class CgroupSampler {
     void drain();
     void read_exits(std::stop_token stop);
 };
-
-// The iotally_cgroup_* families of `serve --cgroups`, and the kernel's
-// io.stat of each cgroup series beside them.
-std::unique_ptr<Collector> make_cgroup_collector(CgroupOptions options);
-
-struct CgroupListenerCounts {
-    std::uint64_t exits = 0, lost_messages = 0, overflows = 0, unaccounted_exits = 0;
-};
-// One line of a series' io.stat, its device by kernel name.
-struct CgroupDeviceStat {
-    std::string cgroup, device;
-    CgroupIoStat stat;
-};
-// Writes the families (what the collector does after sampling).
-void write_cgroup_families(ExpositionWriter& w, const std::map<std::string, TaskIo>& series,
-                           const CgroupListenerCounts& counts,
-                           const std::vector<CgroupDeviceStat>& devices);
 
 }  // namespace iotally

@@ -4,6 +4,7 @@
 // them. The fields are those of Documentation/block/stat.rst, in its order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +25,57 @@ struct BlockStat {
     unsigned fields = 0;
     bool operator==(const BlockStat&) const = default;
 };
+
+// The fields of a stat line described once, in the kernel's column order
+// (Documentation/block/stat.rst): the member, the unit, the Prometheus family
+// of `iotally serve` and node_exporter's name. The parser, the deltas of
+// compute_device_statistics() and the exposition walk this table. Its
+// first 11 columns are those of dm-stats (dmstats_counters.hpp).
+enum class BlockStatUnit { count, sectors, ms, in_flight };
+struct BlockStatField {
+    std::uint64_t BlockStat::*member;
+    BlockStatUnit unit;
+    std::string_view family;  // without _total
+    std::string_view help;
+    std::string_view node_exporter;
+};
+inline constexpr std::array<BlockStatField, 17> block_stat_fields{{
+    {&BlockStat::read_ios, BlockStatUnit::count, "iotally_device_reads_completed",
+     "Reads completed (node_disk_reads_completed_total).", "node_disk_reads_completed_total"},
+    {&BlockStat::read_merges, BlockStatUnit::count, "iotally_device_reads_merged", "Reads merged.",
+     "node_disk_reads_merged_total"},
+    {&BlockStat::read_sectors, BlockStatUnit::sectors, "iotally_device_read_bytes", "Bytes read.",
+     "node_disk_read_bytes_total"},
+    {&BlockStat::read_ticks_ms, BlockStatUnit::ms, "iotally_device_read_time_seconds",
+     "Sum of the durations of reads.", "node_disk_read_time_seconds_total"},
+    {&BlockStat::write_ios, BlockStatUnit::count, "iotally_device_writes_completed",
+     "Writes completed (discards not included).", "node_disk_writes_completed_total"},
+    {&BlockStat::write_merges, BlockStatUnit::count, "iotally_device_writes_merged",
+     "Writes merged.", "node_disk_writes_merged_total"},
+    {&BlockStat::write_sectors, BlockStatUnit::sectors, "iotally_device_written_bytes",
+     "Bytes written.", "node_disk_written_bytes_total"},
+    {&BlockStat::write_ticks_ms, BlockStatUnit::ms, "iotally_device_write_time_seconds",
+     "Sum of the durations of writes.", "node_disk_write_time_seconds_total"},
+    {&BlockStat::in_flight, BlockStatUnit::in_flight, "iotally_device_io_now",
+     "I/Os in flight (node_disk_io_now).", "node_disk_io_now"},
+    {&BlockStat::io_ticks_ms, BlockStatUnit::ms, "iotally_device_io_time_seconds",
+     "Time with I/O in flight.", "node_disk_io_time_seconds_total"},
+    {&BlockStat::time_in_queue_ms, BlockStatUnit::ms, "iotally_device_io_time_weighted_seconds",
+     "Time with I/O in flight, weighted by the number in flight.",
+     "node_disk_io_time_weighted_seconds_total"},
+    {&BlockStat::discard_ios, BlockStatUnit::count, "iotally_device_discards_completed",
+     "Discards completed.", "node_disk_discards_completed_total"},
+    {&BlockStat::discard_merges, BlockStatUnit::count, "iotally_device_discards_merged",
+     "Discards merged.", "node_disk_discards_merged_total"},
+    {&BlockStat::discard_sectors, BlockStatUnit::sectors, "iotally_device_discarded_bytes",
+     "Bytes discarded.", "node_disk_discarded_sectors_total"},
+    {&BlockStat::discard_ticks_ms, BlockStatUnit::ms, "iotally_device_discard_time_seconds",
+     "Sum of the durations of discards.", "node_disk_discard_time_seconds_total"},
+    {&BlockStat::flush_ios, BlockStatUnit::count, "iotally_device_flush_requests",
+     "Flushes completed.", "node_disk_flush_requests_total"},
+    {&BlockStat::flush_ticks_ms, BlockStatUnit::ms, "iotally_device_flush_requests_time_seconds",
+     "Sum of the durations of flushes.", "node_disk_flush_requests_time_seconds_total"},
+}};
 
 // Parses the text of a stat file (11, 15 or 17 or more decimal fields);
 // throws Error(parse) on anything else.

@@ -17,6 +17,7 @@
 #include "iotally/device.hpp"
 #include "iotally/exporter_sources.hpp"
 #include "iotally/exposition.hpp"
+#include "iotally/selection.hpp"
 #include "iotally/snapshot.hpp"
 
 namespace iotally {
@@ -67,21 +68,18 @@ class Collector {
     virtual std::string source() const { return {}; }
 };
 
-// Chooses the dm devices a scrape reads from the ones listed (their kernel
-// names filled in), by name. Without `missing` it throws Error when a named
-// device or an expression matches nothing (the check at start); with it,
-// named devices that are gone are put there and the others chosen.
-using DeviceChooser = std::function<std::vector<std::string>(const std::vector<DeviceInfo>& listed,
-                                                             std::vector<std::string>* missing)>;
-
 struct ScrapeOptions {
-    std::vector<std::string> devices;       // empty: every dm device (or `choose`)
-    DeviceChooser choose;                   // devstat selection, instead of `devices`
+    std::vector<std::string> devices;  // empty: every dm device (or `select`)
+    // devstat's selection over the dm devices listed at each scrape, instead
+    // of `devices`. check() throws Error when a name or an expression
+    // matches nothing; at a scrape a named device that is gone is a scrape
+    // error and the others are read.
+    std::optional<SelectArgs> select;
     std::optional<std::string> program_id;  // only these regions
     bool areas = false;
     // The kernel's own counters (iotally_device_*) from
     // <sysfs_root>/block/*/stat: of every block device, or of the chosen dm
-    // devices when `devices` or `choose` is given.
+    // devices when `devices` or `select` is given.
     bool device_stats = true;
     std::string sysfs_root = "/sys";
 };
@@ -104,7 +102,6 @@ class Exporter {
     // iotally_scrape_errors_total and its message is passed to `on_error`.
     std::string scrape(ExpositionFormat format);
 
-    std::uint64_t scrape_errors() const;
     std::function<void(const std::string&)> on_error;
     // A source went missing or came back (SourceStates::on_change).
     std::function<void(const std::string&)> on_source;
@@ -114,7 +111,8 @@ class Exporter {
     ScrapeOptions options_;
     std::function<double()> clock_;
     std::vector<std::unique_ptr<Collector>> collectors_;
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
+    std::optional<DeviceSelector> selector_;  // of options_.select
     std::uint64_t errors_ = 0;
     std::uint64_t scrapes_ = 0;
     SourceStates sources_;

@@ -59,7 +59,6 @@ struct IoEvent {
     bool is_read() const { return flags & io_b_read; }
 };
 
-std::string_view kind_name(IoEvent::Kind k);
 inline unsigned dev_major(std::uint32_t dev) {
     return dev >> 20;
 }

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "iotally/dmstats_counters.hpp"
+
 namespace iotally {
 
 // The kernel splits a message into words at white space; a backslash quotes
@@ -82,25 +84,6 @@ struct ListEntry {
 ListEntry parse_list_line(std::string_view line);
 std::vector<ListEntry> parse_list_reply(std::string_view reply);
 std::string format_list_line(const ListEntry& entry);  // without the newline
-
-// The 13 counters of one area, as the kernel prints them. Times are in
-// milliseconds, or nanoseconds for precise_timestamps regions.
-struct RawCounters {
-    std::uint64_t reads = 0;
-    std::uint64_t reads_merged = 0;
-    std::uint64_t read_sectors = 0;
-    std::uint64_t read_time = 0;
-    std::uint64_t writes = 0;
-    std::uint64_t writes_merged = 0;
-    std::uint64_t write_sectors = 0;
-    std::uint64_t write_time = 0;
-    std::int64_t in_flight = 0;  // printed with %d by the kernel
-    std::uint64_t io_time = 0;
-    std::uint64_t weighted_time = 0;
-    std::uint64_t read_busy_time = 0;
-    std::uint64_t write_busy_time = 0;
-    bool operator==(const RawCounters&) const = default;
-};
 
 // One line of the @stats_print reply:
 //   <start>+<step> <13 counters>[ <h0>:<h1>:...]

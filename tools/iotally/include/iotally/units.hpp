@@ -28,4 +28,40 @@ std::uint64_t parse_u64(std::string_view text, std::string_view what);
 std::string format_duration_ns(std::uint64_t ns);
 std::string format_bytes(std::uint64_t bytes);
 
+// ---- The kernel counters' time units: the one set of conversions the
+// library and the CLI use (no other file scales a kernel time).
+//
+// A dm-stats region created with precise_timestamps counts its times in
+// nanoseconds; one without counts milliseconds, measured in whole jiffies.
+// /proc/diskstats and /sys/block/*/stat count milliseconds.
+inline constexpr std::uint64_t ns_per_ms = 1'000'000;
+
+// How a region counts time, as its JSON names it.
+struct RegionTimeUnit {
+    std::string_view unit;        // "ns" or "ms": the unit of the numbers
+    std::string_view resolution;  // "ns" or "jiffies": how finely they were measured
+    std::uint64_t ns_per_unit;    // 1 or ns_per_ms
+};
+RegionTimeUnit region_time_unit(bool precise_timestamps);
+
+// A region's time as the kernel prints it, in nanoseconds. Throws
+// Error(parse) when it does not fit in 64 bits.
+std::uint64_t region_time_to_ns(std::uint64_t value, bool precise_timestamps);
+
+// Nanoseconds in a region's unit; throws Error(usage) when ns is not a
+// whole number of that unit (a region without precise_timestamps cannot hold
+// a boundary finer than a millisecond).
+std::uint64_t ns_to_region_time(std::uint64_t ns, bool precise_timestamps);
+
+// A /sys/block millisecond counter in nanoseconds (wraps as the kernel's
+// counter does: it is a delta's operand).
+constexpr std::uint64_t ms_to_ns(std::uint64_t ms) {
+    return ms * ns_per_ms;
+}
+
+// Nanoseconds as fractional milliseconds, the unit iostat prints.
+constexpr double ns_to_ms(double ns) {
+    return ns / static_cast<double>(ns_per_ms);
+}
+
 }  // namespace iotally

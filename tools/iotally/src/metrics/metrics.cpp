@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "iotally/units.hpp"
+
 namespace iotally {
 namespace {
 
@@ -95,9 +97,10 @@ Statistics compute_statistics(const IoCounters& current, const IoCounters* previ
     s.blocks_per_second_read = rate(n(d.read_sectors), elapsed_s);
     s.blocks_per_second_write = rate(n(d.write_sectors), elapsed_s);
 
-    s.ms_per_transaction = ratio(n(d.read_time_ns + d.write_time_ns) / 1e6, n(s.total_transfers));
-    s.ms_per_transaction_read = ratio(n(d.read_time_ns) / 1e6, n(d.reads));
-    s.ms_per_transaction_write = ratio(n(d.write_time_ns) / 1e6, n(d.writes));
+    s.ms_per_transaction =
+        ratio(ns_to_ms(n(d.read_time_ns + d.write_time_ns)), n(s.total_transfers));
+    s.ms_per_transaction_read = ratio(ns_to_ms(n(d.read_time_ns)), n(d.reads));
+    s.ms_per_transaction_write = ratio(ns_to_ms(n(d.write_time_ns)), n(d.writes));
 
     s.busy_pct = percent_of(n(d.io_time_ns), elapsed_s);
     s.busy_pct_read = percent_of(n(d.read_busy_ns), elapsed_s);

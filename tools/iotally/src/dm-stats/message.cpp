@@ -343,20 +343,12 @@ PrintLine parse_print_line(std::string_view line) {
     p.start = c.number("start sector");
     c.expect("+");
     p.step = c.number("area length");
-    std::uint64_t* const before_in_flight[] = {&k.reads,         &k.reads_merged, &k.read_sectors,
-                                               &k.read_time,     &k.writes,       &k.writes_merged,
-                                               &k.write_sectors, &k.write_time};
-    for (auto* field : before_in_flight) {
+    for (const auto& f : dmstats_counters) {
         c.expect(" ");
-        *field = c.number("counter");
-    }
-    c.expect(" ");
-    k.in_flight = c.signed_number("in-flight counter");
-    std::uint64_t* const after_in_flight[] = {&k.io_time, &k.weighted_time, &k.read_busy_time,
-                                              &k.write_busy_time};
-    for (auto* field : after_in_flight) {
-        c.expect(" ");
-        *field = c.number("counter");
+        if (f.raw)
+            k.*f.raw = c.number("counter");
+        else
+            k.in_flight = c.signed_number("in-flight counter");
     }
     if (c.consume(' ')) {
         do
@@ -384,10 +376,9 @@ std::vector<PrintLine> parse_print_reply(std::string_view reply) {
 
 std::string format_print_line(const PrintLine& p) {
     const auto& k = p.counters;
-    std::string out = fmt::format("{}+{} {} {} {} {} {} {} {} {} {} {} {} {} {}", p.start, p.step,
-                                  k.reads, k.reads_merged, k.read_sectors, k.read_time, k.writes,
-                                  k.writes_merged, k.write_sectors, k.write_time, k.in_flight,
-                                  k.io_time, k.weighted_time, k.read_busy_time, k.write_busy_time);
+    std::string out = fmt::format("{}+{}", p.start, p.step);
+    for (const auto& f : dmstats_counters)
+        out += f.raw ? fmt::format(" {}", k.*f.raw) : fmt::format(" {}", k.in_flight);
     if (!p.histogram.empty())
         out += fmt::format(" {}", fmt::join(p.histogram, ":"));
     return out;

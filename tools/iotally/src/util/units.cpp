@@ -180,4 +180,26 @@ std::string format_bytes(std::uint64_t bytes) {
     return "0B";
 }
 
+RegionTimeUnit region_time_unit(bool precise_timestamps) {
+    if (precise_timestamps)
+        return {"ns", "ns", 1};
+    return {"ms", "jiffies", ns_per_ms};
+}
+
+std::uint64_t region_time_to_ns(std::uint64_t value, bool precise_timestamps) {
+    const std::uint64_t scale = region_time_unit(precise_timestamps).ns_per_unit;
+    if (value > UINT64_MAX / scale)
+        throw Error(ErrorKind::parse,
+                    fmt::format("time {} ms does not fit in 64 bits of nanoseconds", value));
+    return value * scale;
+}
+
+std::uint64_t ns_to_region_time(std::uint64_t ns, bool precise_timestamps) {
+    const auto u = region_time_unit(precise_timestamps);
+    if (ns % u.ns_per_unit)
+        throw Error(ErrorKind::usage, fmt::format("time {} is not a whole number of {}",
+                                                  format_duration_ns(ns), u.unit));
+    return ns / u.ns_per_unit;
+}
+
 }  // namespace iotally

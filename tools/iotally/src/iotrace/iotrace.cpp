@@ -9,22 +9,9 @@
 #include <sstream>
 
 #include "iotally/error.hpp"
+#include "iotally/units.hpp"
 
 namespace iotally {
-
-std::string_view kind_name(IoEvent::Kind k) {
-    switch (k) {
-        case IoEvent::Kind::start:
-            return "start";
-        case IoEvent::Kind::done:
-            return "done";
-        case IoEvent::Kind::wait_start:
-            return "wait_start";
-        case IoEvent::Kind::wait_done:
-            return "wait_done";
-    }
-    return "?";
-}
 
 namespace {
 
@@ -194,7 +181,7 @@ bool IoFilter::match(const IoRecord& r, const std::string& abs_path) const {
         return false;
     if (pid && r.start.pid != pid)
         return false;
-    return static_cast<double>(r.latency_ns()) >= min_latency_ms * 1e6;
+    return ns_to_ms(static_cast<double>(r.latency_ns())) >= min_latency_ms;
 }
 
 bool IoFilter::match_wait(const WaitRecord& w, const std::string& abs_path) const {
@@ -204,7 +191,7 @@ bool IoFilter::match_wait(const WaitRecord& w, const std::string& abs_path) cons
         return false;
     if (pid && w.start.pid != pid)
         return false;
-    return static_cast<double>(w.wait_ns()) >= min_latency_ms * 1e6;
+    return ns_to_ms(static_cast<double>(w.wait_ns())) >= min_latency_ms;
 }
 
 std::string snoop_header() {
@@ -217,7 +204,7 @@ std::string snoop_line(const IoRecord& r, const std::string& abs_path, std::uint
     return fmt::format("{:>12.6f} {:<16} {:>7} {:<10} {:<2} {:>8} {:>9.3f} {}",
                        static_cast<double>(t) / 1e9, r.start.comm, r.start.pid, r.start.disk,
                        r.start.is_read() ? "R" : "W", r.start.bytes,
-                       static_cast<double>(r.latency_ns()) / 1e6, abs_path);
+                       ns_to_ms(static_cast<double>(r.latency_ns())), abs_path);
 }
 
 void BytesSummary::add(const IoRecord& r) {
@@ -299,9 +286,9 @@ std::string WaitSummary::render() const {
     std::string s = fmt::format("{:>10} {:<16} {:>8} {:>12} {:>10}\n", "PID", "COMM", "WAITS",
                                 "TOTAL(ms)", "MAX(ms)");
     for (const auto& r : rows())
-        s +=
-            fmt::format("{:>10} {:<16} {:>8} {:>12.3f} {:>10.3f}\n", r.pid, r.comm, r.waits,
-                        static_cast<double>(r.total_ns) / 1e6, static_cast<double>(r.max_ns) / 1e6);
+        s += fmt::format("{:>10} {:<16} {:>8} {:>12.3f} {:>10.3f}\n", r.pid, r.comm, r.waits,
+                         ns_to_ms(static_cast<double>(r.total_ns)),
+                         ns_to_ms(static_cast<double>(r.max_ns)));
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "iotally/diskstats.hpp"
+#include "iotally/dmstats_counters.hpp"
 #include "iotally/error.hpp"
 #include "iotally/native_histogram.hpp"
 
@@ -70,43 +71,6 @@ double seconds(std::uint64_t ns) {
     return static_cast<double>(ns) / 1e9;
 }
 
-struct CounterFamily {
-    const char* name;  // without _total
-    const char* unit;
-    const char* help;
-    bool seconds;  // value in ns, written in seconds
-    std::uint64_t (*value)(const IoCounters&);
-};
-
-// Named as node_exporter's node_disk_* families for the same quantity.
-constexpr CounterFamily counter_families[] = {
-    {"iotally_region_reads_completed", "", "Reads completed (node_disk_reads_completed_total).",
-     false, [](const IoCounters& c) { return c.reads; }},
-    {"iotally_region_reads_merged", "", "Reads merged with an adjacent read.", false,
-     [](const IoCounters& c) { return c.reads_merged; }},
-    {"iotally_region_read_bytes", "bytes", "Bytes read.", false,
-     [](const IoCounters& c) { return c.read_sectors * 512; }},
-    {"iotally_region_read_time_seconds", "seconds", "Sum of the durations of completed reads.",
-     true, [](const IoCounters& c) { return c.read_time_ns; }},
-    {"iotally_region_writes_completed", "", "Writes completed; dm-stats counts discards as writes.",
-     false, [](const IoCounters& c) { return c.writes; }},
-    {"iotally_region_writes_merged", "", "Writes merged with an adjacent write.", false,
-     [](const IoCounters& c) { return c.writes_merged; }},
-    {"iotally_region_written_bytes", "bytes", "Bytes written (discarded bytes included).", false,
-     [](const IoCounters& c) { return c.write_sectors * 512; }},
-    {"iotally_region_write_time_seconds", "seconds", "Sum of the durations of completed writes.",
-     true, [](const IoCounters& c) { return c.write_time_ns; }},
-    {"iotally_region_io_time_seconds", "seconds", "Time with at least one I/O in flight.", true,
-     [](const IoCounters& c) { return c.io_time_ns; }},
-    {"iotally_region_io_time_weighted_seconds", "seconds",
-     "Time with I/O in flight, weighted by the number in flight.", true,
-     [](const IoCounters& c) { return c.weighted_time_ns; }},
-    {"iotally_region_read_busy_seconds", "seconds", "Time with at least one read in flight.", true,
-     [](const IoCounters& c) { return c.read_busy_ns; }},
-    {"iotally_region_write_busy_seconds", "seconds", "Time with at least one write in flight.",
-     true, [](const IoCounters& c) { return c.write_busy_ns; }},
-};
-
 Labels region_labels(const DeviceSnapshot& d, const Labels& device, const Region& r) {
     Labels l = device;
     l.add("region_id", r.id).add("program_id", r.program_id);
@@ -153,18 +117,29 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
             .add("precise_timestamps", r->precise_timestamps ? "true" : "false");
         w.sample(l, std::uint64_t{1});
     }
-    for (const auto& f : counter_families) {
-        w.family(f.name, MetricType::counter, f.unit, f.help);
+    // Named as node_exporter's node_disk_* families for the same quantity;
+    // the gauge of I/Os in flight after the counters.
+    for (const auto& f : dmstats_counters) {
+        if (!f.value)
+            continue;
+        const bool time = f.unit == CounterUnit::time;
+        const bool sectors = f.unit == CounterUnit::sectors;
+        w.family(f.family, MetricType::counter, time ? "seconds" : sectors ? "bytes" : "", f.help);
         for (const auto& s : series) {
-            if (f.seconds)
-                w.sample(s.labels, seconds(f.value(s.counters)));
+            const std::uint64_t v = s.counters.*f.value;
+            if (time)
+                w.sample(s.labels, seconds(v));
             else
-                w.sample(s.labels, f.value(s.counters));
+                w.sample(s.labels, sectors ? v * 512 : v);
         }
     }
-    w.family("iotally_region_io_now", MetricType::gauge, "", "I/Os in flight (node_disk_io_now).");
-    for (const auto& s : series)
-        w.sample(s.labels, s.counters.in_flight);
+    for (const auto& f : dmstats_counters) {
+        if (f.unit != CounterUnit::in_flight)
+            continue;
+        w.family(f.family, MetricType::gauge, "", f.help);
+        for (const auto& s : series)
+            w.sample(s.labels, s.counters.in_flight);
+    }
 
     w.family("iotally_region_io_latency_seconds", MetricType::histogram, "seconds",
              "Completion latency of reads and writes, in the region's own histogram buckets.");
@@ -193,72 +168,34 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
     }
 }
 
-namespace {
-
-struct DeviceFamily {
-    const char* name;
-    const char* unit;
-    const char* help;
-    bool ms;  // value in ms, written in seconds
-    std::uint64_t (*value)(const BlockStat&);
-};
-
-// node_disk_*'s names and meanings, from the same file (stat.rst).
-constexpr DeviceFamily device_families[] = {
-    {"iotally_device_reads_completed", "", "Reads completed (node_disk_reads_completed_total).",
-     false, [](const BlockStat& s) { return s.read_ios; }},
-    {"iotally_device_reads_merged", "", "Reads merged.", false,
-     [](const BlockStat& s) { return s.read_merges; }},
-    {"iotally_device_read_bytes", "bytes", "Bytes read.", false,
-     [](const BlockStat& s) { return s.read_sectors * 512; }},
-    {"iotally_device_read_time_seconds", "seconds", "Sum of the durations of reads.", true,
-     [](const BlockStat& s) { return s.read_ticks_ms; }},
-    {"iotally_device_writes_completed", "", "Writes completed (discards not included).", false,
-     [](const BlockStat& s) { return s.write_ios; }},
-    {"iotally_device_writes_merged", "", "Writes merged.", false,
-     [](const BlockStat& s) { return s.write_merges; }},
-    {"iotally_device_written_bytes", "bytes", "Bytes written.", false,
-     [](const BlockStat& s) { return s.write_sectors * 512; }},
-    {"iotally_device_write_time_seconds", "seconds", "Sum of the durations of writes.", true,
-     [](const BlockStat& s) { return s.write_ticks_ms; }},
-    {"iotally_device_io_time_seconds", "seconds", "Time with I/O in flight.", true,
-     [](const BlockStat& s) { return s.io_ticks_ms; }},
-    {"iotally_device_io_time_weighted_seconds", "seconds",
-     "Time with I/O in flight, weighted by the number in flight.", true,
-     [](const BlockStat& s) { return s.time_in_queue_ms; }},
-    {"iotally_device_discards_completed", "", "Discards completed.", false,
-     [](const BlockStat& s) { return s.discard_ios; }},
-    {"iotally_device_discards_merged", "", "Discards merged.", false,
-     [](const BlockStat& s) { return s.discard_merges; }},
-    {"iotally_device_discarded_bytes", "bytes", "Bytes discarded.", false,
-     [](const BlockStat& s) { return s.discard_sectors * 512; }},
-    {"iotally_device_discard_time_seconds", "seconds", "Sum of the durations of discards.", true,
-     [](const BlockStat& s) { return s.discard_ticks_ms; }},
-    {"iotally_device_flush_requests", "", "Flushes completed.", false,
-     [](const BlockStat& s) { return s.flush_ios; }},
-    {"iotally_device_flush_requests_time_seconds", "seconds", "Sum of the durations of flushes.",
-     true, [](const BlockStat& s) { return s.flush_ticks_ms; }},
-};
-
-}  // namespace
-
 void write_device_families(ExpositionWriter& w,
                            const std::vector<std::pair<DeviceInfo, const BlockDevice*>>& devices) {
     std::vector<std::pair<Labels, const BlockStat*>> rows;
     for (const auto& [info, dev] : devices)
         rows.emplace_back(device_labels(info), &dev->stat);
-    for (const auto& f : device_families) {
-        w.family(f.name, MetricType::counter, f.unit, f.help);
+    // node_disk_*'s names and meanings (stat.rst); the gauge of I/Os in
+    // flight after the counters.
+    for (const auto& f : block_stat_fields) {
+        if (f.unit == BlockStatUnit::in_flight)
+            continue;
+        const bool ms = f.unit == BlockStatUnit::ms;
+        const bool sectors = f.unit == BlockStatUnit::sectors;
+        w.family(f.family, MetricType::counter, ms ? "seconds" : sectors ? "bytes" : "", f.help);
         for (const auto& [l, s] : rows) {
-            if (f.ms)
-                w.sample(l, static_cast<double>(f.value(*s)) / 1e3);
+            const std::uint64_t v = s->*f.member;
+            if (ms)
+                w.sample(l, static_cast<double>(v) / 1e3);
             else
-                w.sample(l, f.value(*s));
+                w.sample(l, sectors ? v * 512 : v);
         }
     }
-    w.family("iotally_device_io_now", MetricType::gauge, "", "I/Os in flight (node_disk_io_now).");
-    for (const auto& [l, s] : rows)
-        w.sample(l, s->in_flight);
+    for (const auto& f : block_stat_fields) {
+        if (f.unit != BlockStatUnit::in_flight)
+            continue;
+        w.family(f.family, MetricType::gauge, "", f.help);
+        for (const auto& [l, s] : rows)
+            w.sample(l, s->*f.member);
+    }
 }
 
 std::string render_exposition(const Snapshot& snapshot, const ExportOptions& options) {
@@ -268,7 +205,10 @@ std::string render_exposition(const Snapshot& snapshot, const ExportOptions& opt
 }
 
 Exporter::Exporter(DeviceLayer& layer, ScrapeOptions options, std::function<double()> clock)
-    : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {}
+    : layer_(layer), options_(std::move(options)), clock_(std::move(clock)) {
+    if (options_.select)
+        selector_.emplace(*options_.select, "device");
+}
 
 namespace {
 
@@ -317,8 +257,8 @@ BlockRows every_block_device(const std::vector<BlockDevice>& blocks, const Snaps
 
 void Exporter::check() {
     try {
-        if (options_.choose) {
-            options_.choose(with_kernel_names(layer_.list_devices()), nullptr);
+        if (selector_) {
+            selector_->select_names(with_kernel_names(layer_.list_devices()), {});
         } else if (options_.devices.empty()) {
             layer_.list_devices();  // permission
         } else {
@@ -346,11 +286,6 @@ void Exporter::error(const std::string& message) {
         on_error(message);
 }
 
-std::uint64_t Exporter::scrape_errors() const {
-    std::lock_guard lock(mutex_);
-    return errors_;
-}
-
 std::string Exporter::scrape(ExpositionFormat format) {
     std::lock_guard lock(mutex_);
     const double start = clock_();
@@ -366,7 +301,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
         return true;
     };
     std::vector<std::string> names = options_.devices;
-    if (options_.choose) {
+    if (selector_) {
         std::optional<std::vector<DeviceInfo>> listed;
         try {
             listed = with_kernel_names(layer_.list_devices());
@@ -377,7 +312,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
         std::vector<std::string> missing;
         try {
             if (listed)
-                names = options_.choose(*listed, &missing);
+                names = selector_->select_names(*listed, {}, &missing);
         } catch (const Error& e) {
             error(fmt::format("cannot select devices: {}", e.what()));
         }
@@ -425,7 +360,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("block device statistics: {}", e.what()));
             source("block", false, e.what());
         }
-        const bool every_device = options_.devices.empty() && !options_.choose;
+        const bool every_device = options_.devices.empty() && !selector_;
         write_device_families(w, every_device ? every_block_device(blocks, snap)
                                               : chosen_block_devices(blocks, snap));
     }

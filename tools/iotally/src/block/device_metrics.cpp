@@ -1,32 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "iotally/device_metrics.hpp"
 
+#include "iotally/dmstats_counters.hpp"
+#include "iotally/units.hpp"
+
 namespace iotally {
 namespace {
 
-constexpr std::uint64_t ns_per_ms = 1'000'000;
+// The first 11 fields of a stat line are dm-stats' 11 first counters, in
+// the same order: the read/write part as dm-stats-shaped counters (times in
+// ns).
+constexpr std::size_t shared_fields = 11;
 
-// The read/write part as dm-stats-shaped counters (times in ns).
 IoCounters as_counters(const BlockStat& s) {
     IoCounters c;
-    c.reads = s.read_ios;
-    c.reads_merged = s.read_merges;
-    c.read_sectors = s.read_sectors;
-    c.read_time_ns = s.read_ticks_ms * ns_per_ms;
-    c.writes = s.write_ios;
-    c.writes_merged = s.write_merges;
-    c.write_sectors = s.write_sectors;
-    c.write_time_ns = s.write_ticks_ms * ns_per_ms;
-    c.in_flight = static_cast<std::int64_t>(s.in_flight);
-    c.io_time_ns = s.io_ticks_ms * ns_per_ms;
-    c.weighted_time_ns = s.time_in_queue_ms * ns_per_ms;
+    for (std::size_t i = 0; i < shared_fields; ++i) {
+        const auto& f = block_stat_fields[i];
+        const std::uint64_t v = s.*f.member;
+        if (f.unit == BlockStatUnit::in_flight)
+            c.in_flight = static_cast<std::int64_t>(v);
+        else
+            c.*dmstats_counters[i].value = f.unit == BlockStatUnit::ms ? ms_to_ns(v) : v;
+    }
     return c;
 }
 
+// The discard and flush fields (the read/write part is compute_statistics()'s).
 bool went_back(const BlockStat& c, const BlockStat& p) {
-    return c.discard_ios < p.discard_ios || c.discard_merges < p.discard_merges ||
-           c.discard_sectors < p.discard_sectors || c.discard_ticks_ms < p.discard_ticks_ms ||
-           c.flush_ios < p.flush_ios || c.flush_ticks_ms < p.flush_ticks_ms;
+    for (std::size_t i = shared_fields; i < block_stat_fields.size(); ++i)
+        if (c.*block_stat_fields[i].member < p.*block_stat_fields[i].member)
+            return true;
+    return false;
 }
 
 std::optional<double> per_second(double v, std::optional<double> elapsed_s) {
@@ -53,12 +57,8 @@ Statistics compute_device_statistics(const BlockStat& current, const BlockStat* 
 
     BlockStat d = current;
     if (previous && !s.counters_reset && !went_back(current, *previous)) {
-        d.discard_ios -= previous->discard_ios;
-        d.discard_merges -= previous->discard_merges;
-        d.discard_sectors -= previous->discard_sectors;
-        d.discard_ticks_ms -= previous->discard_ticks_ms;
-        d.flush_ios -= previous->flush_ios;
-        d.flush_ticks_ms -= previous->flush_ticks_ms;
+        for (std::size_t i = shared_fields; i < block_stat_fields.size(); ++i)
+            d.*block_stat_fields[i].member -= previous->*block_stat_fields[i].member;
     } else if (previous) {
         s.counters_reset = true;
     }

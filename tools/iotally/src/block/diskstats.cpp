@@ -106,12 +106,8 @@ BlockStat parse_block_stat(std::string_view text) {
         throw Error(ErrorKind::parse,
                     fmt::format("{} fields where the kernel writes 11, 15 or 17", n));
     BlockStat s;
-    s.read_ios = v[0], s.read_merges = v[1], s.read_sectors = v[2], s.read_ticks_ms = v[3];
-    s.write_ios = v[4], s.write_merges = v[5], s.write_sectors = v[6], s.write_ticks_ms = v[7];
-    s.in_flight = v[8], s.io_ticks_ms = v[9], s.time_in_queue_ms = v[10];
-    s.discard_ios = v[11], s.discard_merges = v[12], s.discard_sectors = v[13];
-    s.discard_ticks_ms = v[14];
-    s.flush_ios = v[15], s.flush_ticks_ms = v[16];
+    for (std::size_t i = 0; i < block_stat_fields.size(); ++i)
+        s.*block_stat_fields[i].member = v[i];
     s.fields = std::min(n, 17u);
     return s;
 }

@@ -9,6 +9,7 @@
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 #include "iotally/stats_client.hpp"
+#include "iotally/units.hpp"
 
 namespace iotally {
 
@@ -87,12 +88,13 @@ Region listed_region(const ListEntry& entry) {
 
 Region make_region(const ListEntry& entry, const std::vector<PrintLine>& lines) {
     Region r = listed_region(entry);
-    const std::uint64_t scale = entry.precise_timestamps ? 1 : 1'000'000;
     for (auto b : entry.histogram) {
-        if (b > UINT64_MAX / scale)
+        try {
+            r.histogram_bounds_ns.push_back(region_time_to_ns(b, entry.precise_timestamps));
+        } catch (const Error&) {
             throw Error(ErrorKind::parse,
                         fmt::format("region {}: histogram boundary {} out of range", r.id, b));
-        r.histogram_bounds_ns.push_back(b * scale);
+        }
     }
     const std::uint64_t n = r.area_count();
     if (lines.size() != n)

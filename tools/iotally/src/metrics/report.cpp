@@ -94,6 +94,112 @@ std::uint64_t bytes_between(const IoCounters& c, const IoCounters* p) {
     return now >= before ? now - before : now;
 }
 
+// The rows of one device at one level, against its previous snapshot.
+struct DeviceRows {
+    const DeviceSnapshot& d;
+    const DeviceSnapshot* pd;  // the device in the previous snapshot
+    bool have_prev;
+    std::optional<double> elapsed;
+    std::vector<ReportRow>& rows;
+
+    const Group* group_of(const Region& r) const {
+        if (!r.group_id)
+            return nullptr;
+        for (const auto& g : d.groups)
+            if (g.id == *r.group_id)
+                return &g;
+        return nullptr;
+    }
+
+    ReportRow base_row(ReportLevel lv, const Region* r) const {
+        ReportRow row;
+        row.device = d.info.name;
+        row.level = lv;
+        if (r) {
+            row.region = r->id;
+            row.start = r->start;
+            row.length = r->length;
+            row.program_id = r->program_id;
+            if (const Group* g = group_of(*r)) {
+                row.group = g->id;
+                row.group_alias = g->alias;
+            }
+        }
+        return row;
+    }
+
+    // A region's totals into `s`, against its previous snapshot.
+    void add_region(Sum& s, const Region& r) const {
+        const Region* p = previous_region(pd, r);
+        auto pt = p ? p->total() : IoCounters{};
+        auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
+        s.add(r.total(), p ? &pt : nullptr, r.histogram_bounds_ns, r.histogram_total(),
+              p ? &ph : nullptr);
+    }
+
+    void groups() {
+        for (const auto& g : d.groups) {
+            ReportRow row = base_row(ReportLevel::group, d.find_region(g.id));
+            row.region.reset();
+            row.group = g.id;
+            row.group_alias = g.alias;
+            Sum s;
+            bool jiffies = false;
+            std::uint64_t first = UINT64_MAX, end = 0;
+            for (auto id : g.members) {
+                const Region* r = d.find_region(id);
+                if (!r)
+                    continue;
+                add_region(s, *r);
+                jiffies = jiffies || !r->precise_timestamps;
+                first = std::min(first, r->start);
+                end = std::max(end, r->start + r->length);
+            }
+            row.start = first == UINT64_MAX ? 0 : first;
+            row.length = end - row.start;
+            s.finish(row, have_prev, elapsed);
+            row.stats.jiffies_resolution = jiffies;
+            rows.push_back(std::move(row));
+        }
+    }
+
+    void regions() {
+        for (const auto& r : d.regions) {
+            const Region* p = previous_region(pd, r);
+            ReportRow row = base_row(ReportLevel::region, &r);
+            Sum s;
+            add_region(s, r);
+            s.finish(row, have_prev, elapsed);
+            row.stats.jiffies_resolution = !r.precise_timestamps;
+            for (std::size_t i = 0; i < r.areas.size(); ++i)
+                row.area_bytes.push_back(
+                    bytes_between(r.areas[i].counters,
+                                  p && i < p->areas.size() ? &p->areas[i].counters : nullptr));
+            rows.push_back(std::move(row));
+        }
+    }
+
+    void areas() {
+        for (const auto& r : d.regions) {
+            const Region* p = previous_region(pd, r);
+            for (std::size_t i = 0; i < r.areas.size(); ++i) {
+                const Area& a = r.areas[i];
+                const Area* pa = p && i < p->areas.size() ? &p->areas[i] : nullptr;
+                ReportRow row = base_row(ReportLevel::area, &r);
+                row.area = a.index;
+                row.start = a.start;
+                row.length = a.length;
+                Sum s;
+                s.add(a.counters, pa ? &pa->counters : nullptr, r.histogram_bounds_ns, a.histogram,
+                      pa ? &pa->histogram : nullptr);
+                s.finish(row, have_prev, elapsed);
+                row.stats.jiffies_resolution = !r.precise_timestamps;
+                rows.push_back(std::move(row));
+            }
+        }
+    }
+};
+
 }  // namespace
 
 std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* previous,
@@ -101,111 +207,24 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
     std::vector<ReportRow> rows;
     for (const auto& d : current.devices) {
         const DeviceSnapshot* pd = previous ? previous->find_device(d.info.name) : nullptr;
-        const bool have_prev = previous != nullptr;
         std::optional<double> elapsed;
         if (pd)
             elapsed = d.taken_s - pd->taken_s;
         else if (previous)
             elapsed = d.taken_s - previous->taken_s;  // the device appeared
-
-        auto group_of = [&](const Region& r) -> const Group* {
-            if (!r.group_id)
-                return nullptr;
-            for (const auto& g : d.groups)
-                if (g.id == *r.group_id)
-                    return &g;
-            return nullptr;
-        };
-        auto base_row = [&](ReportLevel lv, const Region* r) {
-            ReportRow row;
-            row.device = d.info.name;
-            row.level = lv;
-            if (r) {
-                row.region = r->id;
-                row.start = r->start;
-                row.length = r->length;
-                row.program_id = r->program_id;
-                if (const Group* g = group_of(*r)) {
-                    row.group = g->id;
-                    row.group_alias = g->alias;
-                }
-            }
-            return row;
-        };
-
+        DeviceRows device{d, pd, previous != nullptr, elapsed, rows};
         switch (level) {
             case ReportLevel::device:
                 break;  // the device's own counters: device_row()
-            case ReportLevel::group: {
-                for (const auto& g : d.groups) {
-                    const Region* leader = d.find_region(g.id);
-                    ReportRow row = base_row(level, leader);
-                    row.region.reset();
-                    row.group = g.id;
-                    row.group_alias = g.alias;
-                    Sum s;
-                    bool jiffies = false;
-                    std::uint64_t first = UINT64_MAX, end = 0;
-                    for (auto id : g.members) {
-                        const Region* r = d.find_region(id);
-                        if (!r)
-                            continue;
-                        const Region* p = previous_region(pd, *r);
-                        auto pt = p ? p->total() : IoCounters{};
-                        auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
-                        s.add(r->total(), p ? &pt : nullptr, r->histogram_bounds_ns,
-                              r->histogram_total(), p ? &ph : nullptr);
-                        jiffies = jiffies || !r->precise_timestamps;
-                        first = std::min(first, r->start);
-                        end = std::max(end, r->start + r->length);
-                    }
-                    row.start = first == UINT64_MAX ? 0 : first;
-                    row.length = end - row.start;
-                    s.finish(row, have_prev, elapsed);
-                    row.stats.jiffies_resolution = jiffies;
-                    rows.push_back(std::move(row));
-                }
+            case ReportLevel::group:
+                device.groups();
                 break;
-            }
-            case ReportLevel::region: {
-                for (const auto& r : d.regions) {
-                    const Region* p = previous_region(pd, r);
-                    ReportRow row = base_row(level, &r);
-                    Sum s;
-                    auto pt = p ? p->total() : IoCounters{};
-                    auto ph = p ? p->histogram_total() : std::vector<std::uint64_t>{};
-                    s.add(r.total(), p ? &pt : nullptr, r.histogram_bounds_ns, r.histogram_total(),
-                          p ? &ph : nullptr);
-                    s.finish(row, have_prev, elapsed);
-                    row.stats.jiffies_resolution = !r.precise_timestamps;
-                    for (std::size_t i = 0; i < r.areas.size(); ++i)
-                        row.area_bytes.push_back(bytes_between(
-                            r.areas[i].counters,
-                            p && i < p->areas.size() ? &p->areas[i].counters : nullptr));
-                    rows.push_back(std::move(row));
-                }
+            case ReportLevel::region:
+                device.regions();
                 break;
-            }
-            case ReportLevel::area: {
-                for (const auto& r : d.regions) {
-                    const Region* p = previous_region(pd, r);
-                    for (std::size_t i = 0; i < r.areas.size(); ++i) {
-                        const Area& a = r.areas[i];
-                        const Area* pa = p && i < p->areas.size() ? &p->areas[i] : nullptr;
-                        ReportRow row = base_row(level, &r);
-                        row.area = a.index;
-                        row.start = a.start;
-                        row.length = a.length;
-                        Sum s;
-                        s.add(a.counters, pa ? &pa->counters : nullptr, r.histogram_bounds_ns,
-                              a.histogram, pa ? &pa->histogram : nullptr);
-                        s.finish(row, have_prev, elapsed);
-                        row.stats.jiffies_resolution = !r.precise_timestamps;
-                        rows.push_back(std::move(row));
-                    }
-                }
+            case ReportLevel::area:
+                device.areas();
                 break;
-            }
         }
     }
     return rows;

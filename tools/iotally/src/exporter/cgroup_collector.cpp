@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The iotally_cgroup_* families of `iotally serve --cgroups`.
+#include "iotally/cgroup_collector.hpp"
+
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "iotally/cgroup_sampler.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally {
