@@ -188,81 +188,71 @@ static int cmd_sweep(struct statistic *stat, char **w, int n)
 	return 0;
 }
 
-static int run_command(char **w, int n)
+/* "time NS" sets the sample clock, "time +NS" advances it */
+static int cmd_time(const char *arg)
 {
-	struct sample_iface *si;
-	struct sample_stat *ss;
-	struct statistic *stat;
 	u64 ns;
 
-	if (!strcmp(w[0], "time") && n == 2) {
-		if (w[1][0] == '+') {
-			if (kstrtou64(w[1] + 1, 0, &ns))
-				return -EINVAL;
-			atomic64_add(ns, &sample_time);
-		} else {
-			if (kstrtou64(w[1], 0, &ns))
-				return -EINVAL;
-			atomic64_set(&sample_time, ns);
-		}
-		return 0;
-	}
-	if (n < 2)
+	if (kstrtou64(arg + (arg[0] == '+'), 0, &ns))
 		return -EINVAL;
-	si = find_iface(w[1]);
-	if (!strcmp(w[0], "interface") && n == 2) {
-		struct statistic_interface *iface;
+	if (arg[0] == '+')
+		atomic64_add(ns, &sample_time);
+	else
+		atomic64_set(&sample_time, ns);
+	return 0;
+}
 
-		if (si)
-			return -EEXIST;
-		si = kzalloc(sizeof(*si), GFP_KERNEL);
-		if (!si)
-			return -ENOMEM;
-		si->name = kstrdup(w[1], GFP_KERNEL);
-		iface = statistic_create_interface(w[1]);
-		if (!si->name || IS_ERR(iface)) {
-			kfree(si->name);
-			kfree(si);
-			return IS_ERR(iface) ? PTR_ERR(iface) : -ENOMEM;
-		}
-		si->iface = iface;
-		INIT_LIST_HEAD(&si->stats);
-		list_add_tail(&si->node, &sample_ifaces);
-		return 0;
-	}
+static int cmd_interface(const char *name)
+{
+	struct statistic_interface *iface;
+	struct sample_iface *si;
+
+	if (find_iface(name))
+		return -EEXIST;
+	si = kzalloc(sizeof(*si), GFP_KERNEL);
 	if (!si)
-		return -ENOENT;
-	if (!strcmp(w[0], "interface_remove") && n == 2) {
-		remove_iface(si);
-		return 0;
+		return -ENOMEM;
+	si->name = kstrdup(name, GFP_KERNEL);
+	iface = statistic_create_interface(name);
+	if (!si->name || IS_ERR(iface)) {
+		kfree(si->name);
+		kfree(si);
+		return IS_ERR(iface) ? PTR_ERR(iface) : -ENOMEM;
 	}
-	if (!strcmp(w[0], "clock") && n == 2) {
-		statistic_interface_set_clock(si->iface, sample_clock);
-		return 0;
-	}
-	if (n < 3)
-		return -EINVAL;
-	ss = find_stat(si, w[2]);
-	if (!strcmp(w[0], "create") && n == 4) {
-		if (ss)
-			return -EEXIST;
-		ss = kzalloc(sizeof(*ss), GFP_KERNEL);
-		if (!ss)
-			return -ENOMEM;
-		ss->name = kstrdup(w[2], GFP_KERNEL);
-		stat = statistic_create(si->iface, w[2], w[3]);
-		if (!ss->name || IS_ERR(stat)) {
-			kfree(ss->name);
-			kfree(ss);
-			return IS_ERR(stat) ? PTR_ERR(stat) : -ENOMEM;
-		}
-		ss->stat = stat;
-		list_add_tail(&ss->node, &si->stats);
-		return 0;
-	}
+	si->iface = iface;
+	INIT_LIST_HEAD(&si->stats);
+	list_add_tail(&si->node, &sample_ifaces);
+	return 0;
+}
+
+static int cmd_create(struct sample_iface *si, const char *name,
+		      const char *units)
+{
+	struct sample_stat *ss;
+	struct statistic *stat;
+
+	if (find_stat(si, name))
+		return -EEXIST;
+	ss = kzalloc(sizeof(*ss), GFP_KERNEL);
 	if (!ss)
-		return -ENOENT;
-	stat = ss->stat;
+		return -ENOMEM;
+	ss->name = kstrdup(name, GFP_KERNEL);
+	stat = statistic_create(si->iface, name, units);
+	if (!ss->name || IS_ERR(stat)) {
+		kfree(ss->name);
+		kfree(ss);
+		return IS_ERR(stat) ? PTR_ERR(stat) : -ENOMEM;
+	}
+	ss->stat = stat;
+	list_add_tail(&ss->node, &si->stats);
+	return 0;
+}
+
+/* The commands on one statistic: w[0] the command, w[2] the statistic. */
+static int run_stat_command(struct sample_stat *ss, char **w, int n)
+{
+	struct statistic *stat = ss->stat;
+
 	if (!strcmp(w[0], "remove") && n == 3) {
 		remove_stat(ss);
 		return 0;
@@ -286,6 +276,38 @@ static int run_command(char **w, int n)
 	if (!strcmp(w[0], "sweep"))
 		return cmd_sweep(stat, w, n);
 	return -EINVAL;
+}
+
+static int run_command(char **w, int n)
+{
+	struct sample_iface *si;
+	struct sample_stat *ss;
+
+	if (!strcmp(w[0], "time") && n == 2)
+		return cmd_time(w[1]);
+	if (n < 2)
+		return -EINVAL;
+	if (!strcmp(w[0], "interface") && n == 2)
+		return cmd_interface(w[1]);
+	si = find_iface(w[1]);
+	if (!si)
+		return -ENOENT;
+	if (!strcmp(w[0], "interface_remove") && n == 2) {
+		remove_iface(si);
+		return 0;
+	}
+	if (!strcmp(w[0], "clock") && n == 2) {
+		statistic_interface_set_clock(si->iface, sample_clock);
+		return 0;
+	}
+	if (n < 3)
+		return -EINVAL;
+	if (!strcmp(w[0], "create") && n == 4)
+		return cmd_create(si, w[2], w[3]);
+	ss = find_stat(si, w[2]);
+	if (!ss)
+		return -ENOENT;
+	return run_stat_command(ss, w, n);
 }
 
 static int run_line(char *line)
