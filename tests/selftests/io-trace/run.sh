@@ -268,7 +268,8 @@ check_eq "O_DIRECT: dd waits, named, and each wait comes after its io:start" "ok
 	"$(sel $F '$1 == "start" && $19 == "'$D'" { seen[$2] = $20 }
 		$1 == "wait_start" && $3 == "dd" && $19 == "'$D'" {
 			n++; if (!(($2 in seen) && seen[$2] < $20)) early++ }
-		END { print (n && !early) ? "ok" : n + 0 " waits, " early + 0 " before an io:start" }')"
+		END { if (n && !early) print "ok"
+			else print n + 0 " waits, " early + 0 " before an io:start" }')"
 
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
