@@ -12,8 +12,8 @@
 #   scripts/check-doc-paths.sh [PLACE...]   (default: the documentation)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-# shellcheck source=../tests/selftests/lib.sh
-. tests/selftests/lib.sh
+# shellcheck source=host-tap.sh
+. scripts/host-tap.sh
 
 places=("$@")
 ((${#places[@]})) || places=(Documentation README.md patches tools/iotally/iotally.8)

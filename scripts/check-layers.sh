@@ -9,8 +9,8 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${KERNEL_OUT:-$top/build/kernel}
-# shellcheck source=../tests/selftests/lib.sh
-. "$top/tests/selftests/lib.sh"
+# shellcheck source=host-tap.sh
+. "$top/scripts/host-tap.sh"
 
 stacks=(
 	"drivers/md/dm-stats-mem drivers/md/dm-stats-index drivers/md/dm-stats-io drivers/md/dm-statistic drivers/md/dm-stats drivers/md/dm-stats-message"

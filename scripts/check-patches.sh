@@ -60,8 +60,8 @@ export KBUILD_BUILD_USER=iotally KBUILD_BUILD_HOST=iotally KBUILD_BUILD_VERSION=
 export GIT_AUTHOR_NAME=iotally GIT_AUTHOR_EMAIL=iotally@localhost
 export GIT_COMMITTER_NAME=iotally GIT_COMMITTER_EMAIL=iotally@localhost
 
-# shellcheck source=../tests/selftests/lib.sh
-. tests/selftests/lib.sh
+# shellcheck source=host-tap.sh
+. scripts/host-tap.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 names=()
@@ -72,7 +72,7 @@ result() { # status name [details file]: its last 40 lines below a failure
 }
 finish() {
 	wait
-	if ((_tap_failed == 0)) && [[ -n ${key:-} && ${NOBUILD:-0} != 1 ]]; then
+	if (($(tap_failures) == 0)) && [[ -n ${key:-} && ${NOBUILD:-0} != 1 ]]; then
 		{
 			echo "$key $(date -u +%FT%TZ)"
 			printf '%s\n' "${names[@]:2}"

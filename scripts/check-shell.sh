@@ -13,8 +13,8 @@
 #   scripts/check-shell.sh [FILE...]   (default: every shell file)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-# shellcheck source=../tests/selftests/lib.sh
-. tests/selftests/lib.sh
+# shellcheck source=host-tap.sh
+. scripts/host-tap.sh
 
 if ! command -v shellcheck >/dev/null; then
 	fail "shellcheck is installed" "make deps installs it (versions.mk DEB_PACKAGES)"
@@ -50,7 +50,7 @@ for f in "${files[@]}"; do
 	tap_result $? "$f is shellcheck clean" "$hits"
 done
 # A shellcheck that fails without a finding (cannot run, bad option) fails too.
-if ((rc != 0 && _tap_failed == 0)); then
+if ((rc != 0 && $(tap_failures) == 0)); then
 	fail "shellcheck ran" "shellcheck exited with $rc and reported no finding:
 $(cat "$report")"
 fi

@@ -12,8 +12,12 @@ log=build/logs/demo/tap.log
 rm -rf build/logs/demo
 mkdir -p build/logs/demo
 : >"$log"
+# The suite runs under kselftest's runner, which prefixes its lines with
+# "# ": the runner's own lines go, the suite's lose the prefix.
 tail -n +1 -F "$log" 2>/dev/null | sed -u -e 's/\r$//' -e '/^# iotally-/d' \
-	-e '/^ok [0-9]* - /d' -e '/^1\.\.[0-9]*$/d' &
+	-e '/^TAP version /d' -e '/^1\.\.1$/d' -e '/^# timeout set to /d' -e '/^# selftests: /d' \
+	-e '/^ok [0-9]* selftests: /d' -e 's/^# \{0,1\}//' \
+	-e '/^TAP version /d' -e '/^ok [0-9]* - /d' -e '/^1\.\.[0-9]*$/d' -e '/^# Totals: /d' &
 tailer=$!
 trap 'kill $tailer 2>/dev/null' EXIT
 set +e
@@ -22,13 +26,13 @@ rc=$?
 sleep 1
 kill $tailer 2>/dev/null || true
 echo
-grep -E '^not ok' build/logs/demo.out build/logs/demo/tap.log 2>/dev/null | sed 's/^[^:]*://' || true
+grep -E '^(# )?not ok' build/logs/demo.out build/logs/demo/tap.log 2>/dev/null | sed 's/^[^:]*://' || true
 # The demo's own checks (the guest also ran the KUnit suites at boot; the
 # whole count is in the log), and whether the run as a whole passed.
 tap=build/logs/demo/tap.log
-passed=$(grep -Ec '^ok [0-9]+ - ' "$tap" 2>/dev/null || true)
-failed=$(grep -Ec '^not ok [0-9]+ - ' "$tap" 2>/dev/null || true)
-plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" 2>/dev/null | tail -n 1)
+passed=$(grep -Ec '^# ok [0-9]+ - ' "$tap" 2>/dev/null || true)
+failed=$(grep -Ec '^# not ok [0-9]+ - ' "$tap" 2>/dev/null || true)
+plan=$(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' "$tap" 2>/dev/null | tail -n 1)
 echo "demo: ${passed:-0} of ${plan:-?} checks passed, ${failed:-0} failed" \
 	"(the whole boot, KUnit included: $(tail -n 2 build/logs/demo.out | sed -n 's/^# demo: //p'))"
 exit $rc

@@ -19,8 +19,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=versions.sh
 . "$top/scripts/versions.sh"
-# shellcheck source=../tests/selftests/lib.sh
-. "$top/tests/selftests/lib.sh"
+# shellcheck source=host-tap.sh
+. "$top/scripts/host-tap.sh"
 headers=/usr/src/linux-headers-$KERNEL_RELEASE
 pristine=$top/build/src/linux-pristine/drivers/md
 out=$top/build/dm-io-size

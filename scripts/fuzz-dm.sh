@@ -27,8 +27,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$top/build/tests/bin/dm-stats-fuzz
-# shellcheck source=../tests/selftests/lib.sh
-. "$top/tests/selftests/lib.sh"
+# shellcheck source=host-tap.sh
+. "$top/scripts/host-tap.sh"
 
 # transcript LOGDIR SEED: the transcript of SEED in a guest's tap.log, kept
 # beside it as dm-stats-fuzz-SEED.transcript; prints its path.

@@ -13,8 +13,8 @@ cd "$top" || exit
 exec 8>"$out/.lock"
 flock 8
 
-# shellcheck source=../tests/selftests/lib.sh
-. tests/selftests/lib.sh
+# shellcheck source=host-tap.sh
+. scripts/host-tap.sh
 result() { # status name [details file]: its first 40 lines below a failure
 	tap_result "$1" "$2" "$([[ $1 != 0 && -n ${3:-} ]] && head -n 40 "$3")"
 }

@@ -16,6 +16,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 phase=$(sed -n 's/.*iotally\.phase=\([a-z]*\).*/\1/p' /proc/cmdline)
 out=/dev/ttyS1
 stty -F "$out" raw -echo 2>/dev/null
+export KTAP_HELPERS=/usr/local/lib/iotally-test/ktap_helpers.sh
 # shellcheck source=../selftests/lib.sh
 . /usr/local/lib/iotally-test/lib.sh
 

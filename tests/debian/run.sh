@@ -106,8 +106,8 @@ t_unpack=$(($(date +%s) - t1))
 
 # The host's part, in tests/vm/init's protocol (one suite: debian-host).
 host_suite() {
-	# shellcheck source=../selftests/lib.sh
-	. "$top/tests/selftests/lib.sh"
+	# shellcheck source=../../scripts/host-tap.sh
+	. "$top/scripts/host-tap.sh"
 	# Debian's 6.12 modules are xz-compressed; DKMS compresses ours the same way.
 	local stock=/lib/modules/$release/kernel/drivers/md/dm-mod.ko.xz
 	local ours=/lib/modules/$release/updates/dkms/dm-mod.ko.xz
@@ -224,6 +224,8 @@ t_host=$(($(date +%s) - t2))
 # The guest's test: a service that runs once the system is up.
 install -D -m 755 "$top/tests/debian/guest.sh" "$root/usr/local/sbin/iotally-guest-test"
 install -D -m 644 "$top/tests/selftests/lib.sh" "$root/usr/local/lib/iotally-test/lib.sh"
+install -D -m 644 "$("$top/scripts/kselftest-frame.sh")/tools/testing/selftests/kselftest/ktap_helpers.sh" \
+	"$root/usr/local/lib/iotally-test/ktap_helpers.sh"
 echo "$version" >"$root/usr/local/lib/iotally-test/version"
 cat >"$root/etc/systemd/system/iotally-guest-test.service" <<'UNIT'
 [Unit]
@@ -282,8 +284,8 @@ t_boot1=$(($(date +%s) - t3))
 	rc=0
 	(
 		set +e
-		# shellcheck source=../selftests/lib.sh
-		. "$top/tests/selftests/lib.sh"
+		# shellcheck source=../../scripts/host-tap.sh
+		. "$top/scripts/host-tap.sh"
 		check_ok "apt purge iotally iotally-dkms" in_root apt-get purge -y -q iotally iotally-dkms
 		echo "$out" >"$base/purge.log"
 		check_eq "dkms status: nothing of iotally" "" "$(in_root dkms status iotally 2>/dev/null)"

@@ -1,23 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 #
-# TAP helpers for guest test suites (POSIX sh, runs under busybox ash); the
-# host-side checks that print TAP source it too (bash).
+# The checks of the guest suites (POSIX sh, runs under busybox ash), on top
+# of the kernel's KTAP helpers (tools/testing/selftests/kselftest/
+# ktap_helpers.sh), which print the lines and keep the counts. The host-side
+# checks that print TAP source it too (bash, through scripts/host-tap.sh).
+#
+# A suite runs from its own folder, as kselftest runs it: in the kernel tree
+# that is tools/testing/selftests/iotally/NAME, and the KTAP helpers are two
+# levels up. A shell cannot find the folder of a file it sources, so another
+# layout says where they are in KTAP_HELPERS (tests/vm/init, the Debian
+# guest, scripts/host-tap.sh).
 #
 # Each check prints one "ok N - name" or "not ok N - name" line; a failure
 # is followed by "#" lines with the command, the expected and the actual
-# value. tap_finish prints the plan and returns non-zero if anything failed.
+# value. The version line comes first. tap_finish prints the plan (last: how
+# many checks a suite makes depends on the kernel it runs on) and the
+# totals, and returns non-zero if anything failed. A suite whose
+# prerequisite is missing skips as a whole: skip_all (exit 4, KSFT_SKIP).
 
-_tap_n=0
-_tap_failed=0
+# shellcheck disable=SC1090,SC1091 # the kernel's, found at run time
+. "${KTAP_HELPERS:-../../kselftest/ktap_helpers.sh}" || {
+	echo "Bail out! no ktap_helpers.sh at ${KTAP_HELPERS:-../../kselftest/ktap_helpers.sh}"
+	exit 1
+}
+ktap_print_header
+
+# The KTAP helpers echo a name unquoted: no pathname expansion of it.
+_tap_noglob() { # function args...
+	case $- in
+	*f*) "$@" ;;
+	*)
+		set -f
+		"$@"
+		set +f
+		;;
+	esac
+}
 
 _tap_result() { # status name
-	_tap_n=$((_tap_n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $_tap_n - $2"
+		_tap_noglob ktap_test_pass "- $2"
 	else
-		echo "not ok $_tap_n - $2"
-		_tap_failed=$((_tap_failed + 1))
+		_tap_noglob ktap_test_fail "- $2"
 	fi
 }
 
@@ -49,8 +74,23 @@ fail() {
 
 # skip NAME REASON: not a pass. Reported with a SKIP directive.
 skip() {
-	_tap_n=$((_tap_n + 1))
-	echo "ok $_tap_n - $1 # SKIP $2"
+	ktap_print_msg "$1: $2"
+	_tap_noglob ktap_test_skip "- $1"
+}
+
+# skip_all REASON: a prerequisite of the whole suite is missing (a program,
+# a kernel option, a boot parameter). Says why and exits 4, as kselftest
+# expects; only before the first check.
+skip_all() {
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
+}
+
+# require_cmd PROGRAM...: each program is on PATH, or the suite skips.
+require_cmd() {
+	for _req in "$@"; do
+		command -v "$_req" >/dev/null || skip_all "$_req is not installed"
+	done
 }
 
 # check_eq NAME EXPECTED ACTUAL
@@ -165,11 +205,16 @@ kasan_kernel() { dmesg | grep -q KernelAddressSanitizer; }
 
 # bail REASON: the suite cannot go on.
 bail() {
-	echo "Bail out! $*"
-	exit 1
+	set -f
+	ktap_exit_fail_msg "$*"
 }
 
+# tap_checks: how many checks so far; tap_failures: how many failed.
+tap_checks() { echo $((KTAP_TESTNO - 1)); }
+tap_failures() { echo "$KTAP_CNT_FAIL"; }
+
 tap_finish() {
-	echo "1..$_tap_n"
-	[ "$_tap_failed" = 0 ]
+	ktap_set_plan $((KTAP_TESTNO - 1))
+	ktap_print_totals
+	[ "$KTAP_CNT_FAIL" = 0 ]
 }

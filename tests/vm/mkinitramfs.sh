@@ -49,6 +49,11 @@ wanted_modules+=(nfs nfsv4)
 # Programs, by absolute path on the host.
 programs=(/usr/sbin/dmsetup /usr/bin/fio /usr/bin/dd /usr/bin/taskset /usr/bin/stat
 	/usr/bin/tmux /usr/bin/timeout /usr/bin/sync)
+# kselftest's runner: GNU make runs the suites (make -C ... run_tests), its
+# recipes under dash, as on Debian (busybox ash would run its own readlink
+# applet, which has no -e); coreutils' timeout applies each suite's timeout
+# (settings). The suites themselves still run under busybox ash (#!/bin/sh).
+programs+=(/usr/bin/make /usr/bin/dash /usr/bin/readlink)
 # iotally --file (mke2fs, filefrag) and the not-root checks (util-linux setpriv).
 programs+=(/sbin/mke2fs /usr/sbin/filefrag /usr/bin/setpriv)
 # The io-trace suite: util-linux losetup (--direct-io), mdadm (md raid1).
@@ -86,7 +91,7 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/iotally-initramfs.XXXXXX")
 # that an unprivileged user can reach the programs and their libraries).
 chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,root,tests}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,root}
 
 cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
@@ -169,13 +174,19 @@ if [[ -n $dm_mod && ! -e $moddir/kernel/drivers/md/dm-mod.ko ]]; then
 fi
 depmod -b "$root" "$release"
 
-# The init program, the suites and their shared helpers.
+# The init program, and the suites in kselftest's frame, as the kernel tree
+# has them: /src/tools/testing/selftests/iotally/SUITE (also /tests/SUITE).
 install -m 0755 "$top/tests/vm/init" "$root/init"
 # Every suite is copied (suites share helpers); only the named ones run.
 for s in $suites; do
 	[[ -f $top/tests/selftests/$s/run.sh || -f $top/tests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
 done
-cp -r "$top/tests/selftests/." "$root/tests/"
+frame=$("$top/scripts/kselftest-frame.sh")
+mkdir -p "$root/src"
+cp -r "$frame/tools" "$frame/scripts" "$root/src/"
+selftests=/src/tools/testing/selftests
+cp -r "$top/tests/selftests" "$root$selftests/iotally"
+ln -s "$selftests/iotally" "$root/tests"
 if [[ -n $data ]]; then
 	mkdir -p "$root/data"
 	cp -r "$data/." "$root/data/"
@@ -184,7 +195,7 @@ fi
 install -D -m 0644 "$top/tools/iotally/contrib/grafana-iotally.json" \
 	"$root/usr/share/iotally/grafana-iotally.json"
 # Benchmarks run as suites named bench/NAME (tests/bench/NAME/run.sh).
-[[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root/tests/bench"
+[[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root$selftests/iotally/bench"
 {
 	echo "IOTALLY_SUITES=\"$suites\""
 	[[ -n $guest_config ]] && cat "$guest_config"

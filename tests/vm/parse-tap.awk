@@ -3,7 +3,9 @@
 # Count the results of the guest suites in a tap.log written by tests/vm/init.
 # A suite that did not start, did not end, lost tests against its plan, bailed
 # out or exited non-zero with no failing test counts as failed: a missing
-# result is a failure, never a pass.
+# result is a failure, never a pass. A suite that skipped as a whole, as
+# kselftest has it (a plan "1..0 # SKIP reason", exit status 4, before any
+# check), counts as one skip, and says why.
 #
 # Variables: suites="a b c" (the suites that must have run), name (for messages).
 # Output: diagnostic lines, then a last line "RESULT pass fail skip".
@@ -11,6 +13,12 @@
 function finish_suite(   missing) {
 	if (suite == "")
 		return
+	if (ended && rc == 4 && skipped_all && count == 0) {
+		printf "# %s/%s: skipped: %s\n", name, suite, skip_reason
+		skip++
+		suite = ""
+		return
+	}
 	if (!ended) {
 		printf "not ok - %s/%s: suite did not finish\n", name, suite
 		fail++
@@ -26,7 +34,10 @@ function finish_suite(   missing) {
 		printf "not ok - %s/%s: bailed out\n", name, suite
 		fail++
 	}
-	if (ended && rc != 0 && suite_fail == 0) {
+	if (ended && rc == -1) {
+		printf "not ok - %s/%s: kselftest's runner did not report it\n", name, suite
+		fail++
+	} else if (ended && rc != 0 && suite_fail == 0) {
 		printf "not ok - %s/%s: exited with rc=%d\n", name, suite, rc
 		fail++
 	}
@@ -49,8 +60,11 @@ BEGIN {
 /^# iotally-suite-begin / {
 	finish_suite()
 	suite = $3
+	# kselftest's runner: its own lines, and the suite's prefixed "# "
+	ks = ($4 == "kselftest"); ks_reported = 0
 	started[suite] = 1
 	plan = -1; count = 0; ended = 0; rc = 0; bailed = 0; secs = ""
+	skipped_all = 0; skip_reason = ""
 	suite_pass = suite_fail = suite_skip = 0
 	last_failed = 0
 	next
@@ -62,6 +76,8 @@ BEGIN {
 		sub(/^rc=/, "", rc)
 		rc += 0
 		secs = ($5 ~ /^seconds=/) ? substr($5, 9) : ""
+		if (ks)
+			rc = ks_reported ? ks_rc : -1
 	}
 	finish_suite()
 	next
@@ -70,6 +86,35 @@ BEGIN {
 
 suite == "" { next }
 
+# kselftest's runner: "ok|not ok N selftests: DIR: PROGRAM [# SKIP|# exit=N|
+# # TIMEOUT S seconds]" ends the suite; its other lines are not the suite's.
+ks && /^(not )?ok [0-9]+ selftests: / {
+	ks_reported = 1
+	if ($0 ~ /^ok .*# SKIP$/)
+		ks_rc = 4
+	else if ($0 ~ /^ok /)
+		ks_rc = 0
+	else if (match($0, /# exit=[0-9]+$/))
+		ks_rc = substr($0, RSTART + 7) + 0
+	else {
+		printf "not ok - %s/%s: %s\n", name, suite, $0
+		fail++
+		ks_rc = 124
+	}
+	next
+}
+ks && /^Bail out!/ { bailed = 1; print; next }
+ks && !/^#( |$)/ { next }
+ks && /^# (timeout set to|overriding timeout to|selftests: |Warning: )/ { next }
+ks { sub(/^# ?/, "") }
+
+/^1\.\.0 # SKIP/ {
+	skipped_all = 1
+	skip_reason = $0
+	sub(/^1\.\.0 # SKIP */, "", skip_reason)
+	plan = 0
+	next
+}
 /^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
 /^Bail out!/ { bailed = 1; print; next }
 /^(not )?ok( |$)/ {

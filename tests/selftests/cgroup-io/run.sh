@@ -20,9 +20,7 @@
 # cardinality cap, and bad options.
 . ../lib.sh
 
-for p in iotally fio wget ioload; do
-	command -v "$p" >/dev/null || bail "$p is not in the guest"
-done
+require_cmd iotally fio wget ioload
 
 PORT=9864
 SECTORS=65536 # 32 MiB per device

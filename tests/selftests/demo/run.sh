@@ -31,7 +31,7 @@ shown() {
 	[ "$rc" = 0 ] || printf '%s\n' "$err"
 }
 
-command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
+require_cmd iotally
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load brd"
 # Both are off by default: per-task I/O accounting, and the generic
 # statistics layer's interface for new mapped devices.

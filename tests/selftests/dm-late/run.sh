@@ -13,9 +13,7 @@
 . ../lib.sh
 
 PORT=9866
-for p in iotally dmsetup wget; do
-	command -v "$p" >/dev/null || bail "$p is not in the guest"
-done
+require_cmd iotally dmsetup wget
 
 # unload_dm: the dm targets, then dm_mod (modules on the stock kernel);
 # /proc/modules lists what holds each.

@@ -12,8 +12,7 @@
 RUNTIME=${STRESS_RUNTIME:-60}
 DEV=stress
 
-command -v dm-stats-msg >/dev/null ||
-	bail "dm-stats-msg is not in the guest (scripts/test-helpers.sh)"
+require_cmd dm-stats-msg
 modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=1 submit_queues=2 ||
 	bail "cannot load null_blk"
 size=$(cat /sys/block/nullb0/size)

@@ -9,7 +9,7 @@
 . ../dm-stats/common.sh
 . ./common.sh
 
-command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
+require_cmd iotally
 setup_devices || bail "cannot set up brd and dm devices"
 
 . ./regions.sh

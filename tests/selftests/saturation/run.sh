@@ -11,8 +11,7 @@
 . ../lib.sh
 . ../iotally/common.sh
 
-command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
-command -v fio >/dev/null || bail "fio is not in the guest"
+require_cmd iotally fio
 
 [ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
 modprobe null_blk nr_devices=1 gb=1 queue_mode=2 submit_queues=2 hw_queue_depth=64 \

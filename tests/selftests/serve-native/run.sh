@@ -23,9 +23,7 @@
 # fetch, urlencode, prometheus_start
 . ../lib-http.sh
 
-for p in iotally prometheus fio; do
-	command -v "$p" >/dev/null || bail "$p is not in the guest"
-done
+require_cmd iotally prometheus fio
 
 PORT=9866
 PROM=9091

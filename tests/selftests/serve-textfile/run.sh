@@ -9,7 +9,7 @@
 . ../lib.sh
 . ../dm-stats/common.sh
 
-command -v iotally >/dev/null || bail "iotally is not in the guest (make tools)"
+require_cmd iotally
 # Per-task I/O accounting is off by default: on for this suite only.
 TIS=/proc/sys/kernel/task_io_stats
 tis_was=$(cat $TIS)

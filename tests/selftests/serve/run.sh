@@ -19,9 +19,7 @@
 . ../lib-http.sh
 . ../dm-stats/common.sh
 
-for p in iotally prometheus promtool prometheus-node-exporter fio; do
-	command -v "$p" >/dev/null || bail "$p is not in the guest"
-done
+require_cmd iotally prometheus promtool prometheus-node-exporter fio
 
 PORT=9863
 HALF=65536 # sectors: 32 MiB per delay

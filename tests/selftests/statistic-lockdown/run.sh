@@ -12,10 +12,7 @@
 STATS=/sys/kernel/debug/statistics
 
 if ! grep -qE '(^| )lockdown=integrity( |$)' /proc/cmdline; then
-	skip "a closed statistics layer under lockdown" \
-		"boot with lockdown=integrity to run this suite"
-	tap_finish
-	exit
+	skip_all "boot with lockdown=integrity to run this suite"
 fi
 # as systemd mounts it
 [ -e /sys/kernel/security/lockdown ] ||

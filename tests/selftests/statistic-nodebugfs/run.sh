@@ -8,9 +8,7 @@
 . ../lib.sh
 
 if ! grep -qE '(^| )debugfs=off( |$)' /proc/cmdline; then
-	skip "no kernel log line without debugfs" "boot with debugfs=off to run this suite"
-	tap_finish
-	exit
+	skip_all "boot with debugfs=off to run this suite"
 fi
 check_eq "debugfs cannot be mounted" "" \
 	"$(grep -w debugfs /proc/filesystems)"

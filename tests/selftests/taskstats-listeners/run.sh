@@ -12,9 +12,7 @@
 #     carry one sequence number.
 . ../lib.sh
 
-for p in iotally getdelays ioload; do
-	command -v "$p" >/dev/null || bail "$p is not in the guest"
-done
+require_cmd iotally getdelays ioload
 T=/tmp/listeners
 mkdir -p $T
 CG=/sys/fs/cgroup
