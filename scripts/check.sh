@@ -242,6 +242,11 @@ if ((hz300)); then
 		"${fuzz_args[@]}" $(scripts/guest-suites.sh modular)
 fi
 
+# The guest suites in kselftest's form: each one's Makefile, settings and
+# config (set in every kernel built above that it runs on), and kselftest's
+# own install of them all.
+tap_part selftests-form scripts/check-selftests.sh
+
 # 2d. our KUnit suites on a 32-bit SMP kernel in qemu-system-i386 (make
 # check-i386): no torn 64-bit counter, no 64-bit division (about 15 s
 # after a change with the build directory in place)
