@@ -31,16 +31,17 @@ fuzz=$top/build/tests/bin/dm-stats-fuzz
 . "$top/scripts/host-tap.sh"
 
 # transcript LOGDIR SEED: the transcript of SEED in a guest's tap.log, kept
-# beside it as dm-stats-fuzz-SEED.transcript; prints its path.
+# beside it as dm-stats-fuzz-SEED.transcript; prints its path. The suite's
+# lines carry kselftest's runner's "# " in front (tests/vm/init).
 transcript() {
 	local out=$1/dm-stats-fuzz-$2.transcript
-	sed -n "/^# dm-stats-fuzz-transcript-begin $2\$/,/^# dm-stats-fuzz-transcript-end $2\$/p" \
-		"$1/tap.log" 2>/dev/null | sed -n 's/^fuzz| //p' >"$out"
+	sed -n "/^\(# \)\{0,1\}# dm-stats-fuzz-transcript-begin $2\$/,/^\(# \)\{0,1\}# dm-stats-fuzz-transcript-end $2\$/p" \
+		"$1/tap.log" 2>/dev/null | sed -n 's/^\(# \)\{0,1\}fuzz| //p' >"$out"
 	echo "$out"
 }
 
 seeds_in() { # LOGDIR: the seeds whose transcripts a guest printed
-	sed -n 's/^# dm-stats-fuzz-transcript-begin \([0-9]*\)$/\1/p' "$1/tap.log" 2>/dev/null
+	sed -n 's/^\(# \)\{0,1\}# dm-stats-fuzz-transcript-begin \([0-9]*\)$/\2/p' "$1/tap.log" 2>/dev/null
 }
 
 # judge WANT NAME ARGS...: a TAP line, ok when `dm-stats-fuzz compare ARGS`

@@ -10,7 +10,7 @@ mkdir -p "$dest"
 for kernel in stock patched; do
 	"$top/tests/vm/run.sh" --kernel "$kernel" --name "fixtures-$kernel" --suite fixtures
 	awk -v dir="$dest" -v k="$kernel" '
-		{ sub(/\r$/, "") }
+		{ sub(/\r$/, ""); sub(/^# /, "") } # kselftest runner prefix
 		/^# fixture-begin / { file = dir "/" k "-" $3; printf "" > file; next }
 		/^# fixture-end/ { close(file); file = ""; next }
 		file != "" && /^#\| / { print substr($0, 4) >> file }
