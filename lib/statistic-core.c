@@ -15,8 +15,6 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
-#include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>

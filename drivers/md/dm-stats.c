@@ -10,10 +10,10 @@
  * started. See Documentation/device-mapper-stats.rst.
  */
 #include <linux/device-mapper.h>
+#include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
