@@ -4,14 +4,16 @@
 # The guest suites are in kselftest's form (tests/selftests/SUITE, in the
 # kernel tree tools/testing/selftests/iotally/SUITE). For each suite:
 #   - its Makefile runs run.sh and names every other file of the folder
-#     (TEST_FILES) and every file it sources from outside (TEST_INCLUDES);
+#     (TEST_FILES), every file it sources from outside (TEST_INCLUDES) and
+#     every program it runs from its folder (TEST_GEN_PROGS_EXTENDED, built
+#     from tests/selftests/helpers by helpers.mk);
 #   - its settings give a timeout;
 #   - each symbol of its config is set in a kernel it runs on (the patched
 #     kernel's .config for a suite of the patched guests, Debian's for one
 #     of the stock guests);
-#   - kselftest's own "make install" of all of them into one folder gives
-#     each suite its files and its includes where run.sh sources them, and
-#     lists it in kselftest-list.txt.
+#   - kselftest's own "make install" of all of them into one folder builds
+#     their programs, gives each suite its files, programs and includes
+#     where run.sh sources them, and lists it in kselftest-list.txt.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -55,9 +57,9 @@ for s in "${suites[@]}"; do
 	fi
 	# The Makefile includes ../../lib.mk, which is kselftest's: read its
 	# variables without it.
-	vars=$(sed '/^include \.\.\/\.\.\/lib\.mk$/d' "$mk" |
-		make -s --no-print-directory -f - -E 'print: ; @echo "$(TEST_PROGS)|$(TEST_FILES)|$(TEST_INCLUDES)"' print)
-	IFS='|' read -r progs files includes <<<"$vars"
+	vars=$(sed '/^include /d' "$mk" | make -s --no-print-directory -f - \
+		-E 'print: ; @echo "$(TEST_PROGS)|$(TEST_FILES)|$(TEST_INCLUDES)|$(TEST_GEN_PROGS_EXTENDED)"' print)
+	IFS='|' read -r progs files includes gen <<<"$vars"
 	check_eq "$s: the Makefile runs run.sh" "run.sh" "$progs"
 	grep -qx 'include ../../lib.mk' "$mk" || fail "$s: the Makefile includes kselftest's lib.mk" "no 'include ../../lib.mk' in $mk"
 	want_files=$(find "$dir" -maxdepth 1 -type f ! -name run.sh ! -name Makefile ! -name settings \
@@ -76,6 +78,21 @@ for s in "${suites[@]}"; do
 	done
 	check_eq "$s: TEST_INCLUDES are what it sources from outside" \
 		"$(printf '%s\n' $want_inc | sort -u | xargs)" "$(printf '%s\n' $includes | sort -u | xargs)"
+	# the programs it runs from its folder (./PROG) are the ones its
+	# Makefile builds there, each from a source in ../helpers
+	used=$(cat "$dir"/*.sh | grep -oE '(^|[[:space:]|;(])\./[A-Za-z0-9_-]+([[:space:]"]|$)' |
+		sed -E 's/^[^.]*\.\///; s/[[:space:]"]*$//' | sort -u | while read -r p; do
+			[[ -e $dir/$p ]] || echo "$p"
+		done | xargs)
+	check_eq "$s: the Makefile builds the programs it runs" "$used" "$(printf '%s\n' $gen | sort -u | xargs)"
+	if [[ -n $gen ]]; then
+		grep -qx 'include ../helpers/helpers.mk' "$mk" ||
+			fail "$s: the Makefile includes ../helpers/helpers.mk" "no such line in $mk"
+		for p in $gen; do
+			[[ -f tests/selftests/helpers/$p.cpp || -f tests/selftests/helpers/$p.c ]] ||
+				fail "$s: $p has a source in tests/selftests/helpers" "no $p.cpp or $p.c"
+		done
+	fi
 	check_match "$s: settings give a timeout" '^timeout=[1-9][0-9]+$' "$(cat "$dir/settings" 2>/dev/null)"
 	if [[ ! -s $dir/config ]]; then
 		fail "$s: a config" "no $dir/config"
@@ -111,7 +128,8 @@ check_ok "kselftest's make install of every suite" \
 inst=$work/install
 for s in "${suites[@]}"; do
 	missing=
-	for f in run.sh $(cd "tests/selftests/$s" && ls); do
+	gen=$(sed -n 's/^TEST_GEN_PROGS_EXTENDED := //p' "tests/selftests/$s/Makefile")
+	for f in run.sh $(cd "tests/selftests/$s" && ls) $gen; do
 		[[ $f == kernels || $f == Makefile ]] && continue
 		[[ -e $inst/iotally/$s/$f ]] || missing+=" $f"
 	done

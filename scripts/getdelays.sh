@@ -5,7 +5,6 @@
 # the pristine kernel source, against the pristine uapi taskstats headers, into
 # build/tests/bin/getdelays. The guest suite "taskstats" checks that it still
 # works against the patched kernel. Nothing of it is copied into the repository.
-# Also builds that suite's load generator, tests/selftests/taskstats/ioload.c.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,12 +16,6 @@ inc=$top/build/tests/getdelays-include
 if [[ ! -f $src ]]; then
 	echo "getdelays: $src is missing (run make kernel first)" >&2
 	exit 1
-fi
-# The suite's own load generator.
-load=$top/tests/selftests/taskstats/ioload.c
-if [[ ! -x $top/build/tests/bin/ioload || $load -nt $top/build/tests/bin/ioload ]]; then
-	mkdir -p "$top/build/tests/bin"
-	gcc -O2 -Wall -Werror -pthread -o "$top/build/tests/bin/ioload" "$load"
 fi
 if [[ -x $out && $out -nt $src ]]; then
 	exit 0

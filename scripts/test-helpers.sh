@@ -2,24 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build the small programs the guest suites and benchmarks run
-# (tests/helpers/*.cpp) into build/tests/bin, which tests/vm/mkinitramfs.sh
-# puts into every guest. Rebuilds only what changed.
+# (tests/selftests/helpers/*.cpp and *.c) into build/tests/bin, which
+# tests/vm/mkinitramfs.sh puts into every guest for the benchmarks and the
+# host's fuzzer runs. The rules are the suites' own
+# (tests/selftests/helpers/helpers.mk, which each suite's Makefile includes
+# to build what it needs in its folder): make rebuilds only what changed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+helpers=$top/tests/selftests/helpers
 out=$top/build/tests/bin
 mkdir -p "$out"
-# A program is rebuilt when it is older than its source or a shared header.
-newest_header=
-for h in "$top"/tests/helpers/*.hpp; do
-	[[ -e $h ]] || continue
-	[[ -z $newest_header || $h -nt $newest_header ]] && newest_header=$h
+programs=()
+for src in "$helpers"/*.cpp "$helpers"/*.c; do
+	[[ -e $src ]] && programs+=("$out/$(basename "${src%.*}")")
 done
-for src in "$top"/tests/helpers/*.cpp; do
-	[[ -e $src ]] || continue
-	bin=$out/$(basename "$src" .cpp)
-	[[ $bin -nt $src && ( -z $newest_header || $bin -nt $newest_header ) ]] && continue
-	${CXX:-g++} -std=c++20 -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src"
-	mv "$bin.tmp" "$bin"
-	echo "  HELPER  ${bin#"$top"/}"
-done
+make -s -f "$helpers/helpers.mk" HELPERS_DIR="$helpers" OUTPUT="$out" "${programs[@]}"

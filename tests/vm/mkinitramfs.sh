@@ -181,11 +181,13 @@ install -m 0755 "$top/tests/vm/init" "$root/init"
 for s in $suites; do
 	[[ -f $top/tests/selftests/$s/run.sh || -f $top/tests/$s/run.sh ]] || { echo "mkinitramfs: no suite tests/selftests/$s" >&2; exit 1; }
 done
-frame=$("$top/scripts/kselftest-frame.sh")
+# Their helper programs are built on the host by their Makefiles
+# (scripts/kselftest-stage.sh); copied with their times, make finds them
+# up to date in the guest, which has no compiler.
+stage=$("$top/scripts/kselftest-stage.sh" $suites)
 mkdir -p "$root/src"
-cp -r "$frame/tools" "$frame/scripts" "$root/src/"
+cp -a "$stage/tools" "$stage/scripts" "$root/src/"
 selftests=/src/tools/testing/selftests
-cp -r "$top/tests/selftests" "$root$selftests/iotally"
 ln -s "$selftests/iotally" "$root/tests"
 if [[ -n $data ]]; then
 	mkdir -p "$root/data"

@@ -20,7 +20,7 @@
 # cardinality cap, and bad options.
 . ../lib.sh
 
-require_cmd iotally fio wget ioload
+require_cmd iotally fio wget ./ioload
 
 PORT=9864
 SECTORS=65536 # 32 MiB per device
@@ -233,7 +233,7 @@ check_cmp "/short still counted later" -eq \
 # exit is counted. ioload runs on CPU 0, the exporter may run on CPU 1.
 BURST=3000
 scrape $T/s4.txt
-in_cgroup burst taskset -c 0 ioload burst $BURST $T/burst.pids || fail "ioload burst"
+in_cgroup burst taskset -c 0 ./ioload burst $BURST $T/burst.pids || fail "ioload burst"
 sleep 1
 scrape $T/s5.txt
 exits=$(($(value $T/s5.txt iotally_cgroup_exits_total '') - $(value $T/s4.txt iotally_cgroup_exits_total '')))
@@ -301,7 +301,7 @@ check_cmp "--cgroup-depth 0: / has at least every cgroup's waits" -ge \
 written() { value "$1" iotally_cgroup_written_bytes_total "cgroup=\"/$2\""; }
 rm -f $T/move.ctl $T/move.out
 mkfifo $T/move.ctl
-in_cgroup movea ioload /dev/mapper/cgfast 0 0 0 16 65536 0 <$T/move.ctl >$T/move.out &
+in_cgroup movea ./ioload /dev/mapper/cgfast 0 0 0 16 65536 0 <$T/move.ctl >$T/move.out &
 movejob=$!
 exec 6>$T/move.ctl
 # ready_lines N: wait until ioload printed N "ready" lines

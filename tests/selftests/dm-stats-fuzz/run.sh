@@ -16,7 +16,7 @@ modprobe dm-zero 2>/dev/null
 
 scripts=$(ls /data/dm-stats-fuzz/seed-*.script 2>/dev/null)
 if [ -z "$scripts" ]; then
-	dm-stats-fuzz gen 1 1000 >/tmp/seed-1.script || bail "dm-stats-fuzz gen failed"
+	./dm-stats-fuzz gen 1 1000 >/tmp/seed-1.script || bail "dm-stats-fuzz gen failed"
 	scripts=/tmp/seed-1.script
 fi
 
@@ -30,7 +30,7 @@ for script in $scripts; do
 		dmsetup create --noudevsync fz_error --table "0 16384 error" ||
 		bail "cannot create the fuzzing devices"
 	steps=$(grep -c . "$script")
-	dm-stats-fuzz run <"$script" >/tmp/transcript 2>/tmp/fuzz.err
+	./dm-stats-fuzz run <"$script" >/tmp/transcript 2>/tmp/fuzz.err
 	rc=$?
 	check_eq "seed $seed: $steps steps replayed" \
 		"0 $steps" "$rc $(grep -c '^#' /tmp/transcript)"

@@ -12,7 +12,7 @@
 RUNTIME=${STRESS_RUNTIME:-60}
 DEV=stress
 
-require_cmd dm-stats-msg
+require_cmd ./dm-stats-msg
 modprobe null_blk nr_devices=1 gb=1 queue_mode=2 irqmode=1 submit_queues=2 ||
 	bail "cannot load null_blk"
 size=$(cat /sys/block/nullb0/size)
@@ -55,7 +55,7 @@ fio=$!
 
 batches=0 failed=0
 while kill -0 "$fio" 2>/dev/null; do
-	batch $batches | dm-stats-msg -q "$DEV" 2>>/tmp/batch.err || failed=$((failed + 1))
+	batch $batches | ./dm-stats-msg -q "$DEV" 2>>/tmp/batch.err || failed=$((failed + 1))
 	batches=$((batches + 1))
 done
 wait "$fio"

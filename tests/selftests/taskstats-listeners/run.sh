@@ -12,7 +12,7 @@
 #     carry one sequence number.
 . ../lib.sh
 
-require_cmd iotally getdelays ioload
+require_cmd iotally getdelays ./ioload
 T=/tmp/listeners
 mkdir -p $T
 CG=/sys/fs/cgroup
@@ -58,7 +58,7 @@ sh -c 'echo $$ >'$CG/exiters/cgroup.procs'
 	done
 	i=0
 	while [ $i -lt 10 ]; do
-		echo | ioload /dev/mapper/lsdelay 2 1 4096 0 0 0 >/dev/null || exit 1
+		echo | ./ioload /dev/mapper/lsdelay 2 1 4096 0 0 0 >/dev/null || exit 1
 		i=$((i + 1))
 	done'
 check_eq "the exiting tasks did their I/O" 0 "$?"

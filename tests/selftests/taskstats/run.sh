@@ -46,7 +46,7 @@ field() { awk -v k="$2" -v n="$3" '$1 == k { print $n }' "$1"; }
 start_load() {
 	rm -f $T/ctl $T/load.out
 	mkfifo $T/ctl
-	taskset -c 0 ioload "$@" <$T/ctl >$T/load.out &
+	taskset -c 0 ./ioload "$@" <$T/ctl >$T/load.out &
 	exec 5>$T/ctl
 	wait_for 30 grep -q '^ready' $T/load.out || bail "ioload $* did not get ready"
 	loadpid=$(awk '{ print $2 }' $T/load.out)
@@ -242,7 +242,7 @@ check_fails "oversized cpumask" "Argument list too long" iotally tasks -m "$long
 # is either received or counted as lost, never both, never neither.
 N=10000
 start_listener burst -m 0-1 -r 16384
-taskset -c 0 ioload burst $N $T/burst.pids || bail "ioload burst failed"
+taskset -c 0 ./ioload burst $N $T/burst.pids || bail "ioload burst failed"
 stop_listener
 summary=$(tail -n 1 $T/burst.out)
 lost=$(echo "$summary" | awk '{ for (i = 1; i < NF; i++) if ($i == "lost") print $(i + 1) }')

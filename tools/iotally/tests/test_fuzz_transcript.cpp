@@ -7,7 +7,7 @@
 
 #include <sstream>
 
-#include "../../../tests/helpers/dm_fuzz_transcript.hpp"
+#include "../../../tests/selftests/helpers/dm_fuzz_transcript.hpp"
 
 namespace iotally_test::fuzz {
 namespace {

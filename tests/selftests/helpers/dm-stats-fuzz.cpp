@@ -146,10 +146,10 @@ int run() {
         std::cerr << "dm-stats-fuzz: cannot pin to CPU 0: " << std::strerror(errno) << '\n';
         return 1;
     }
-    Runner runner;
+    Runner replay;
     std::uint64_t n = 0;
     for (std::string line; std::getline(std::cin, line);)
-        if (!line.empty() && !runner.step(++n, line))
+        if (!line.empty() && !replay.step(++n, line))
             return 1;
     std::cout.flush();
     return std::cout ? 0 : 1;
