@@ -4,7 +4,7 @@
 # Differential fuzzing of the dm-stats engine: the same seeded scripts of
 # @stats_* messages (valid and malformed) and direct I/O, replayed on the
 # stock engine (the oracle) and on ours; their transcripts, time fields
-# masked, must be the same (tests/helpers/dm-stats-fuzz.cpp).
+# masked, must be the same (tests/selftests/helpers/dm-stats-fuzz.cpp).
 #
 #   scripts/fuzz-dm.sh seeds N                  N new seeds, from /dev/urandom
 #   scripts/fuzz-dm.sh gen DIR STEPS SEED...    DIR/dm-stats-fuzz/seed-SEED.script

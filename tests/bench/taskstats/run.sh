@@ -12,7 +12,7 @@
 # - the fork-and-exit rate of forkexit with and without an exit listener
 #   (`iotally tasks -m 0-1`) registered, accounting on;
 # - then, per null_blk mode, the same reads in one run of ioab
-#   (tests/helpers/ioab.cpp), which flips the accounting every SLICE ms
+#   (tests/selftests/helpers/ioab.cpp), which flips the accounting every SLICE ms
 #   (A-B-B-A) and counts the reads of each slice: the host's load changes
 #   far more slowly than that, so it weighs on both sides alike, where
 #   separate fio runs seconds apart see different hosts; and the same run

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
-// The differential fuzz's transcript check (tests/helpers), which judges
+// The differential fuzz's transcript check (tests/selftests/helpers), which judges
 // the stock engine as well as ours: a mistake here fails make check on a
 // transcript that both kernels agree on.
 #include <gtest/gtest.h>
