@@ -183,9 +183,7 @@ class Reporter {
         std::vector<ReportRow> device_rows;
         std::vector<std::uint64_t> activity;
         for (const auto& d : cur.disks.devices) {
-            const BlockDevice* p = prev ? prev->disks.find(d.name) : nullptr;
-            if (p && (p->major != d.major || p->minor != d.minor))
-                p = nullptr;
+            const BlockDevice* p = prev ? prev->disks.find(d.id) : nullptr;
             ReportRow row = device_row(d, p, elapsed, a_.dm_names);
             row.is_new = prev && !p;
             activity.push_back(row.stats.total_bytes + row.stats.total_transfers);

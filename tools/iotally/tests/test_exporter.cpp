@@ -40,21 +40,22 @@ struct Fixture {
 class FlakyLayer : public DeviceLayer {
   public:
     explicit FlakyLayer(DeviceLayer& inner) : inner_(inner) {}
-    std::vector<DeviceInfo> list_devices() override {
+    std::vector<DeviceId> list_devices() override {
         if (list_error)
             throw Error(*list_error, "cannot list: injected");
         auto l = inner_.list_devices();
-        std::erase_if(l, [&](const DeviceInfo& d) {
-            return std::find(removed.begin(), removed.end(), d.name) != removed.end();
+        std::erase_if(l, [&](const DeviceId& d) {
+            return std::find(removed.begin(), removed.end(), d.dm_name) != removed.end();
         });
         if (ghost) {
-            DeviceInfo g;
-            g.name = "ghost";
+            DeviceId g;
+            g.dm_name = "ghost";
+            g.kernel_name = dm_kernel_name(g.minor);
             l.push_back(g);
         }
         return l;
     }
-    DeviceInfo device(const std::string& name) override {
+    DeviceId device(const std::string& name) override {
         if (std::find(removed.begin(), removed.end(), name) != removed.end())
             throw Error(ErrorKind::no_device, name + ": no such device");
         return inner_.device(name);
