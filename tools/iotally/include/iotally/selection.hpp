@@ -84,13 +84,13 @@ class DeviceSelector {
   public:
     // Throws Error(usage). `kind` names the devices in messages.
     explicit DeviceSelector(const SelectArgs& args, std::string kind = "block device");
-    // The devices selected from `infos` (activity: empty, or one per
+    // The devices selected from `ids` (activity: empty, or one per
     // device), by their names (dm names for dm devices), in display order. A
     // name or an expression that matches no device throws Error(no_device).
     // With `missing`, names that match no device are put there instead of
     // thrown, and an expression may match nothing: devices come and go while
     // a server runs.
-    std::vector<std::string> select_names(std::span<const DeviceId> infos,
+    std::vector<std::string> select_names(std::span<const DeviceId> ids,
                                           std::span<const std::uint64_t> activity,
                                           std::vector<std::string>* missing = nullptr);
 

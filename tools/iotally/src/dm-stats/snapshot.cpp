@@ -177,12 +177,12 @@ std::string region_identity(const std::string& device, const Region& r) {
 
 // Reads one device; regions deleted meanwhile are skipped, a region re-created
 // with other geometry makes the caller retry.
-DeviceSnapshot read_device(DeviceLayer& layer, const DeviceId& info,
+DeviceSnapshot read_device(DeviceLayer& layer, const DeviceId& id,
                            const std::optional<std::string>& program_id,
                            const std::function<double()>& clock) {
-    StatsClient client(layer, info.dm_name);
+    StatsClient client(layer, id.dm_name);
     DeviceSnapshot dev;
-    dev.id = info;
+    dev.id = id;
     double before = clock();
     for (const auto& entry : client.list(program_id)) {
         std::vector<PrintLine> lines;
@@ -208,18 +208,18 @@ Snapshot Snapshotter::take(const std::vector<std::string>& names,
                            const std::optional<std::string>& program_id) {
     Snapshot snap;
     double before = clock_();
-    std::vector<DeviceId> infos;
+    std::vector<DeviceId> ids;
     const bool all = names.empty();
     if (all) {
-        infos = layer_.list_devices();
+        ids = layer_.list_devices();
     } else {
         for (const auto& n : names)
-            infos.push_back(layer_.device(n));
+            ids.push_back(layer_.device(n));
     }
-    for (const auto& info : infos) {
+    for (const auto& id : ids) {
         for (int attempt = 0;; ++attempt) {
             try {
-                snap.devices.push_back(read_device(layer_, info, program_id, clock_));
+                snap.devices.push_back(read_device(layer_, id, program_id, clock_));
                 break;
             } catch (const Error& e) {
                 // A device removed while we walk the list is not an error.

@@ -285,8 +285,8 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("{}: no such device", m));
     } else if (names.empty()) {
         try {
-            for (const auto& info : layer_.list_devices())
-                names.push_back(info.dm_name);
+            for (const auto& id : layer_.list_devices())
+                names.push_back(id.dm_name);
         } catch (const Error& e) {
             if (!dm_missing(e))
                 error(fmt::format("cannot list devices: {}", e.what()));

@@ -245,17 +245,17 @@ DeviceSelector::DeviceSelector(const SelectArgs& args, std::string kind)
     }
 }
 
-std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> infos,
+std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> ids,
                                                       std::span<const std::uint64_t> activity,
                                                       std::vector<std::string>* missing) {
     // Names may be kernel names (dm-0) or dm names (vol): devstat selects by
     // the list's names, which are the dm names for dm devices.
     request_.names.clear();
     for (const auto& n : args_.names) {
-        auto it = std::find_if(infos.begin(), infos.end(), [&](const DeviceId& d) {
+        auto it = std::find_if(ids.begin(), ids.end(), [&](const DeviceId& d) {
             return d.name() == n || d.kernel_name == n;
         });
-        if (it != infos.end())
+        if (it != ids.end())
             request_.names.push_back(it->name());
         else if (missing)
             missing->push_back(n);
@@ -264,12 +264,12 @@ std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> 
     }
     if (!missing)
         for (std::size_t i = 0; i < request_.matches.size(); ++i)
-            if (std::none_of(infos.begin(), infos.end(),
+            if (std::none_of(ids.begin(), ids.end(),
                              [&](const DeviceId& d) { return matches(request_.matches[i], d); }))
                 throw Error(ErrorKind::no_device,
                             fmt::format("--select '{}' matches no {}", args_.exprs[i], kind_));
     std::vector<std::string> names;
-    for (const auto& d : infos)
+    for (const auto& d : ids)
         names.push_back(d.name());
     if (names != last_names_) {
         ++generation_;  // a device came or went: devstat's generation
@@ -280,9 +280,9 @@ std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> 
         // there is none yet, so "remove" means every device but these.
         SelectRequest all;
         all.max_count = SIZE_MAX;
-        select_devices(state_, generation_, infos, activity, all);
+        select_devices(state_, generation_, ids, activity, all);
     }
-    return select_devices(state_, generation_, infos, activity, request_);
+    return select_devices(state_, generation_, ids, activity, request_);
 }
 
 }  // namespace iotally
