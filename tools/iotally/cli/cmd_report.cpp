@@ -204,9 +204,11 @@ class Reporter {
                 continue;
             const ReportRow dev = *it;
             rows.push_back(dev);
-            if (!dev.dm_name)
+            // Its regions: those of the dm device joined to it by dev_t.
+            const DeviceId& id = cur.ids[static_cast<std::size_t>(it - device_rows.begin())];
+            if (!id.is_dm())
                 continue;
-            auto rit = regions.find(*dev.dm_name);
+            auto rit = regions.find(id.dm_name);
             if (rit == regions.end())
                 continue;
             for (auto& r : rit->second) {
