@@ -62,9 +62,9 @@ BENCHMARK(BM_ParseList)->Arg(10000);
 iotally::Snapshot regions(std::size_t n, bool native) {
     iotally::Snapshot snap;
     auto& d = snap.devices.emplace_back();
-    d.info.name = "vg0-data";
-    d.info.major = 254;
-    d.info.minor = 3;
+    d.id.dm_name = "vg0-data";
+    d.id.major = 254;
+    d.id.minor = 3;
     std::vector<std::uint64_t> bounds;
     if (native)
         bounds = iotally::native_region_bounds(0);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "iotally/device_join.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally::cli {
@@ -32,21 +33,9 @@ Sample Sampler::take() {
             }
         }
     }
-    for (const auto& d : s.disks.devices) {
-        DeviceInfo info;
-        info.name = d.dm_name ? *d.dm_name : d.name;
-        info.uuid = d.dm_uuid.value_or("");
-        info.major = d.major;
-        info.minor = d.minor;
-        info.size_sectors = d.size_sectors;
-        info.kernel_name = d.name;
-        info.driver = d.driver;
-        if (s.dm)
-            for (const auto& dev : s.dm->devices)
-                if (dev.info.major == d.major && dev.info.minor == d.minor)
-                    info.target_types = dev.info.target_types;
-        s.infos.push_back(std::move(info));
-    }
+    for (auto& j : join_devices(s.disks.devices, s.dm ? &*s.dm : nullptr))
+        if (j.block)
+            s.ids.push_back(std::move(j.id));
     if (s.dm)
         for (const auto& dev : s.dm->devices)
             for (const auto& w : dev.warnings)
@@ -56,11 +45,11 @@ Sample Sampler::take() {
 
 std::vector<std::string> select_kernel_names(DeviceSelector& selector, const Sample& sample,
                                              const std::vector<std::uint64_t>& activity) {
-    auto chosen = selector.select_names(sample.infos, activity);
+    auto chosen = selector.select_names(sample.ids, activity);
     std::vector<std::string> out;
     for (const auto& c : chosen)
-        for (const auto& d : sample.infos)
-            if (d.name == c)
+        for (const auto& d : sample.ids)
+            if (d.name() == c)
                 out.push_back(d.kernel_name);
     return out;
 }

@@ -19,9 +19,9 @@ struct Sample {
     std::int64_t unix_ns = 0;  // wall clock, for the timestamps
     DiskSample disks;
     std::optional<Snapshot> dm;  // absent without device-mapper or regions wanted
-    // Parallel to disks.devices: what selection matches against (the dm name
-    // and targets for dm devices, the kernel name otherwise).
-    std::vector<DeviceInfo> infos;
+    // Parallel to disks.devices: each joined to device-mapper's side
+    // (join_devices()), what selection matches against.
+    std::vector<DeviceId> ids;
 };
 
 struct SampleOptions {

@@ -52,10 +52,7 @@ void register_export(Registry& r) {
             a->select.max) {
             SelectArgs sa = a->select;
             sa.names = a->devices;
-            std::vector<DeviceInfo> listed = ctx.layer().list_devices();
-            for (auto& d : listed)
-                d.kernel_name = dm_kernel_name(d);
-            devices = DeviceSelector(sa, "device").select_names(listed, {});
+            devices = DeviceSelector(sa, "device").select_names(ctx.layer().list_devices(), {});
             none = devices.empty();  // take({}) would mean every device
         }
         Snapshot snap;

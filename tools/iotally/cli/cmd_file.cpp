@@ -30,7 +30,7 @@ std::string device_by_number(Context& ctx, std::uint32_t major, std::uint32_t mi
                              const std::string& path) {
     for (const auto& d : ctx.layer().list_devices())
         if (d.major == major && d.minor == minor)
-            return d.name;
+            return d.dm_name;
     throw Error(ErrorKind::no_device,
                 fmt::format("{} is on device {}:{}, which is not a device-mapper device", path,
                             major, minor));
@@ -54,7 +54,7 @@ void print_ids(Context& ctx, bool json, const std::string& device, const std::st
 // The file's extents, after checking that it lives on `device`.
 FileInfo map_file_on(Context& ctx, const std::string& path, const std::string& device) {
     FileInfo info = map_file(path);
-    DeviceInfo dev = ctx.layer().device(device);
+    DeviceId dev = ctx.layer().device(device);
     if (dev.major != info.dev_major || dev.minor != info.dev_minor)
         throw Error(ErrorKind::usage,
                     fmt::format("{} is on device {}:{}, not on {} ({}:{})", path, info.dev_major,

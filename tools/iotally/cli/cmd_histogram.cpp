@@ -32,12 +32,12 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
         if (r.histogram_bounds_ns.empty())
             throw Error(ErrorKind::usage,
                         fmt::format("{}: region {} has no histogram (create it with --histogram)",
-                                    d.info.name, r.id));
+                                    d.id.dm_name, r.id));
         if (a.area) {
             if (*a.area >= r.areas.size())
                 throw Error(ErrorKind::usage,
-                            fmt::format("{}: region {} has {} areas, no area {}", d.info.name, r.id,
-                                        r.areas.size(), *a.area));
+                            fmt::format("{}: region {} has {} areas, no area {}", d.id.dm_name,
+                                        r.id, r.areas.size(), *a.area));
             return Histogram{r.histogram_bounds_ns, r.areas[*a.area].histogram};
         }
         return Histogram{r.histogram_bounds_ns, r.histogram_total()};
@@ -46,7 +46,7 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
         const Region* r = d.find_region(a.id);
         if (!r)
             throw Error(ErrorKind::no_region,
-                        fmt::format("region {} does not exist on {}", a.id, d.info.name));
+                        fmt::format("region {} does not exist on {}", a.id, d.id.dm_name));
         return region_hist(*r);
     }
     for (const auto& g : d.groups) {
@@ -62,7 +62,7 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
                 sum = h;
             else if (sum.bounds_ns != h.bounds_ns)
                 throw Error(ErrorKind::usage, fmt::format("{}: group {} mixes histogram boundaries",
-                                                          d.info.name, g.id));
+                                                          d.id.dm_name, g.id));
             else
                 for (std::size_t i = 0; i < h.counts.size(); ++i)
                     sum.counts[i] += h.counts[i];
@@ -70,7 +70,7 @@ Histogram histogram_of(const Snapshot& snap, const HistArgs& a) {
         return sum;
     }
     throw Error(ErrorKind::no_region,
-                fmt::format("group {} does not exist on {}", a.id, d.info.name));
+                fmt::format("group {} does not exist on {}", a.id, d.id.dm_name));
 }
 
 }  // namespace

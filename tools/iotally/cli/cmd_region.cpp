@@ -132,7 +132,7 @@ DeviceSnapshot listed_device(Context& ctx, const std::string& device,
                              const std::vector<std::uint64_t>& ids) {
     StatsClient client(ctx.layer(), device);
     DeviceSnapshot d;
-    d.info.name = device;
+    d.id.dm_name = device;
     for (const auto& e : client.list(std::nullopt))
         d.regions.push_back(listed_region(e));
     std::sort(d.regions.begin(), d.regions.end(),
@@ -208,8 +208,8 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
             nlohmann::json groups = nlohmann::json::array();
             for (const auto& g : d.groups)
                 groups.push_back({{"group_id", g.id}, {"alias", g.alias}, {"members", g.members}});
-            j.push_back({{"device", d.info.name},
-                         {"uuid", d.info.uuid},
+            j.push_back({{"device", d.id.dm_name},
+                         {"uuid", d.id.dm_uuid},
                          {"regions", regions},
                          {"groups", groups},
                          {"warnings", d.warnings}});
@@ -229,7 +229,7 @@ void do_list(Context& ctx, bool json, const std::vector<std::string>& devices,
             std::vector<std::string> bounds;
             for (auto b : r.histogram_bounds_ns)
                 bounds.push_back(format_duration_ns(b));
-            t.add({d.info.name, std::to_string(r.id), std::to_string(r.start),
+            t.add({d.id.dm_name, std::to_string(r.id), std::to_string(r.start),
                    std::to_string(r.length), std::to_string(r.step), std::to_string(r.area_count()),
                    r.program_id, group, r.precise_timestamps ? "yes" : "no",
                    bounds.empty() ? "-" : fmt::format("{}", fmt::join(bounds, ",")),

@@ -183,9 +183,7 @@ class Reporter {
         std::vector<ReportRow> device_rows;
         std::vector<std::uint64_t> activity;
         for (const auto& d : cur.disks.devices) {
-            const BlockDevice* p = prev ? prev->disks.find(d.name) : nullptr;
-            if (p && (p->major != d.major || p->minor != d.minor))
-                p = nullptr;
+            const BlockDevice* p = prev ? prev->disks.find(d.id) : nullptr;
             ReportRow row = device_row(d, p, elapsed, a_.dm_names);
             row.is_new = prev && !p;
             activity.push_back(row.stats.total_bytes + row.stats.total_transfers);
@@ -206,9 +204,11 @@ class Reporter {
                 continue;
             const ReportRow dev = *it;
             rows.push_back(dev);
-            if (!dev.dm_name)
+            // Its regions: those of the dm device joined to it by dev_t.
+            const DeviceId& id = cur.ids[static_cast<std::size_t>(it - device_rows.begin())];
+            if (!id.is_dm())
                 continue;
-            auto rit = regions.find(*dev.dm_name);
+            auto rit = regions.find(id.dm_name);
             if (rit == regions.end())
                 continue;
             for (auto& r : rit->second) {

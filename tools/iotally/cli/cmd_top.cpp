@@ -275,9 +275,8 @@ void register_top(Registry& r) {
                 return Snapshot{};
             }
             if (!matches.empty())
-                std::erase_if(snap.devices, [&](const DeviceSnapshot& d) {
-                    return !matches_any(matches, d.info);
-                });
+                std::erase_if(snap.devices,
+                              [&](const DeviceSnapshot& d) { return !matches_any(matches, d.id); });
             return snap;
         };
         const bool tty = !json && ctx.interactive();
@@ -309,10 +308,10 @@ void register_top(Registry& r) {
             disks = take_disks();
             auto rows = build_report(cur, &prev, ReportLevel::region);
             for (const auto& d : disks.devices) {
-                if (!a->devices.empty() &&
-                    std::find(a->devices.begin(), a->devices.end(), d.name) == a->devices.end())
+                if (!a->devices.empty() && std::find(a->devices.begin(), a->devices.end(),
+                                                     d.id.kernel_name) == a->devices.end())
                     continue;
-                const BlockDevice* p = prev_disks.find(d.major, d.minor);
+                const BlockDevice* p = prev_disks.find(d.id);
                 rows.push_back(device_row(d, p, disks.taken_s - prev_disks.taken_s, false));
                 rows.back().is_new = !p;
             }

@@ -16,11 +16,11 @@ DepthSampler::DepthSampler(Context& ctx, double period_s, bool regions)
 void DepthSampler::track(const Sample& sample) {
     std::map<std::string, Device> devices;
     for (const auto& d : sample.disks.devices) {
-        auto it = devices_.find(d.name);
+        auto it = devices_.find(d.id.kernel_name);
         Device dev = it != devices_.end() ? std::move(it->second) : Device{};
-        dev.disk = d.is_partition() ? d.parent : d.name;
-        dev.partition = d.is_partition() ? d.name : "";
-        devices.emplace(d.name, std::move(dev));
+        dev.disk = d.is_partition() ? d.parent : d.id.kernel_name;
+        dev.partition = d.is_partition() ? d.id.kernel_name : "";
+        devices.emplace(d.id.kernel_name, std::move(dev));
     }
     devices_ = std::move(devices);
     if (!regions_ || !sample.dm)
@@ -29,7 +29,7 @@ void DepthSampler::track(const Sample& sample) {
     std::map<RegionKey, DepthTally> groups;
     for (const auto& d : sample.dm->devices) {
         for (const auto& r : d.regions) {
-            RegionKey key{d.info.name, r.id};
+            RegionKey key{d.id.dm_name, r.id};
             auto it = region_tallies_.find(key);
             Region reg = it != region_tallies_.end() ? std::move(it->second) : Region{};
             reg.group = r.group_id;
@@ -37,7 +37,7 @@ void DepthSampler::track(const Sample& sample) {
             regions.emplace(key, std::move(reg));
         }
         for (const auto& g : d.groups) {
-            RegionKey key{d.info.name, g.id};
+            RegionKey key{d.id.dm_name, g.id};
             auto it = groups_.find(key);
             groups.emplace(key, it != groups_.end() ? std::move(it->second) : DepthTally{});
         }

@@ -7,8 +7,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    static const iotally::DeviceInfo dev{"vg0-lv1", "LVM-abc", 254, 0, 100, {"linear", "striped"},
-                                         "dm-0",    ""};
+    static const iotally::DeviceId dev{
+        "dm-0", 254, 0, 100, "vg0-lv1", "LVM-abc", {"linear", "striped"}, ""};
     try {
         auto m = iotally::build_match(text);
         (void)iotally::matches(m, dev);

@@ -22,8 +22,8 @@ using test::FakeDm;
 class Borrowed : public DeviceLayer {
   public:
     explicit Borrowed(FakeDm& dm) : dm_(dm) {}
-    std::vector<DeviceInfo> list_devices() override { return dm_.list_devices(); }
-    DeviceInfo device(const std::string& n) override { return dm_.device(n); }
+    std::vector<DeviceId> list_devices() override { return dm_.list_devices(); }
+    DeviceId device(const std::string& n) override { return dm_.device(n); }
     std::string message(const std::string& d, const std::string& t) override {
         return dm_.message(d, t);
     }
@@ -37,8 +37,8 @@ class Borrowed : public DeviceLayer {
 class MaybeDeviceMapper : public DeviceLayer {
   public:
     MaybeDeviceMapper(FakeDm& dm, const bool& missing) : dm_(dm), missing_(missing) {}
-    std::vector<DeviceInfo> list_devices() override { return check().list_devices(); }
-    DeviceInfo device(const std::string& n) override { return check().device(n); }
+    std::vector<DeviceId> list_devices() override { return check().list_devices(); }
+    DeviceId device(const std::string& n) override { return check().device(n); }
     std::string message(const std::string& d, const std::string& t) override {
         return check().message(d, t);
     }

@@ -36,27 +36,28 @@ FakeDevice& FakeDm::add_device(const std::string& name, std::uint64_t sectors,
                                std::vector<std::string> targets, std::string uuid,
                                std::uint32_t minor) {
     FakeDevice d;
-    d.info.name = name;
-    d.info.uuid = std::move(uuid);
-    d.info.major = 254;
-    d.info.minor = minor ? minor : static_cast<std::uint32_t>(devices_.size());
-    d.info.size_sectors = sectors;
-    d.info.target_types = std::move(targets);
+    d.id.dm_name = name;
+    d.id.dm_uuid = std::move(uuid);
+    d.id.major = 254;
+    d.id.minor = minor ? minor : static_cast<std::uint32_t>(devices_.size());
+    d.id.kernel_name = dm_kernel_name(d.id.minor);
+    d.id.size_sectors = sectors;
+    d.id.targets = std::move(targets);
     return devices_[name] = std::move(d);
 }
 
-std::vector<DeviceInfo> FakeDm::list_devices() {
-    std::vector<DeviceInfo> out;
+std::vector<DeviceId> FakeDm::list_devices() {
+    std::vector<DeviceId> out;
     for (const auto& [name, d] : devices_)
-        out.push_back(d.info);
+        out.push_back(d.id);
     return out;
 }
 
-DeviceInfo FakeDm::device(const std::string& name) {
+DeviceId FakeDm::device(const std::string& name) {
     auto it = devices_.find(name);
     if (it == devices_.end())
         throw Error(ErrorKind::no_device, name + ": no such device");
-    return it->second.info;
+    return it->second.id;
 }
 
 std::string FakeDm::message(const std::string& device, const std::string& text) {
@@ -91,7 +92,7 @@ FakeRegion& find_region(FakeDevice& d, const Args& argv, const std::string& id_t
 void parse_range(const FakeDevice& d, const Args& argv, const std::string& text, FakeRegion& r) {
     std::uint64_t start = 0, len = 0;
     if (text == "-") {
-        len = d.info.size_sectors ? d.info.size_sectors : 1;
+        len = d.id.size_sectors ? d.id.size_sectors : 1;
     } else {
         auto plus = text.find('+');
         if (plus == std::string::npos || !number(text.substr(0, plus), start) ||

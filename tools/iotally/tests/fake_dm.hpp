@@ -26,7 +26,7 @@ struct FakeRegion {
 };
 
 struct FakeDevice {
-    DeviceInfo info;
+    DeviceId id;
     std::map<int, FakeRegion> regions;
 };
 
@@ -38,8 +38,8 @@ class FakeDm : public DeviceLayer {
     FakeDevice& dev(const std::string& name) { return devices_.at(name); }
     FakeRegion& region(const std::string& name, int id) { return devices_.at(name).regions.at(id); }
 
-    std::vector<DeviceInfo> list_devices() override;
-    DeviceInfo device(const std::string& name) override;
+    std::vector<DeviceId> list_devices() override;
+    DeviceId device(const std::string& name) override;
     std::string message(const std::string& device, const std::string& text) override;
 
     std::vector<std::string> sent;  // every message, in order

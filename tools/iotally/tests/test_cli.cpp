@@ -503,8 +503,8 @@ struct CliFile : Cli {
         struct stat st {};
         EXPECT_EQ(stat(path.c_str(), &st), 0);
         auto& d = dm.add_device("fsdev", 1ULL << 40);
-        d.info.major = major(st.st_dev);
-        d.info.minor = minor(st.st_dev);
+        d.id.major = major(st.st_dev);
+        d.id.minor = minor(st.st_dev);
     }
     std::size_t extents() { return extent_ranges(map_file(path).extents).size(); }
 };

@@ -16,7 +16,7 @@ std::string sysfs_fixture(const std::string& name) {
 std::vector<std::string> names(const std::vector<BlockDevice>& devs) {
     std::vector<std::string> out;
     for (const auto& d : devs)
-        out.push_back(d.name);
+        out.push_back(d.id.kernel_name);
     return out;
 }
 
@@ -77,30 +77,32 @@ TEST(Diskstats, EveryDiskInMajorMinorOrder) {
     auto devs = read_block_devices({sysfs_fixture("t0"), false});
     EXPECT_EQ(names(devs), (std::vector<std::string>{"nullb0", "vda", "dm-0", "dm-1"}));
     const auto& vda = devs[1];
-    EXPECT_EQ(vda.major, 253u);
-    EXPECT_EQ(vda.minor, 0u);
-    EXPECT_EQ(vda.size_sectors, 2097152u);
-    EXPECT_EQ(vda.driver, "virtio_blk");
-    EXPECT_FALSE(vda.dm_name.has_value());
+    EXPECT_EQ(vda.id.major, 253u);
+    EXPECT_EQ(vda.id.minor, 0u);
+    EXPECT_EQ(vda.id.size_sectors, 2097152u);
+    EXPECT_EQ(vda.id.driver, "virtio_blk");
+    EXPECT_FALSE(vda.id.is_dm());
+    EXPECT_EQ(vda.id.dm_name, "");
     EXPECT_FALSE(vda.is_partition());
     EXPECT_EQ(vda.stat.read_ios, 1200u);
     EXPECT_EQ(vda.stat.write_sectors, 32768u);
     EXPECT_EQ(vda.stat.flush_ios, 50u);
     EXPECT_EQ(devs[0].stat.fields, 11u);  // nullb0's file is from an older kernel
-    EXPECT_EQ(devs[0].driver, "");
+    EXPECT_EQ(devs[0].id.driver, "");
 }
 
 TEST(Diskstats, DeviceMapperNameAndUuid) {
     auto devs = read_block_devices({sysfs_fixture("t0"), false});
     const auto& dm0 = devs[2];
-    EXPECT_EQ(dm0.name, "dm-0");
-    EXPECT_EQ(dm0.dm_name, "delayed");
-    EXPECT_EQ(dm0.dm_uuid, "");  // a dm device without uuid: present, empty
+    EXPECT_EQ(dm0.id.kernel_name, "dm-0");
+    EXPECT_TRUE(dm0.id.is_dm());
+    EXPECT_EQ(dm0.id.dm_name, "delayed");
+    EXPECT_EQ(dm0.id.dm_uuid, "");  // a dm device without uuid
     EXPECT_EQ(dm0.stat.in_flight, 1u);
     EXPECT_EQ(dm0.stat.discard_sectors, 2048u);
     EXPECT_EQ(dm0.stat.flush_ticks_ms, 2u);
-    EXPECT_EQ(devs[3].dm_name, "vg0-lv1");
-    EXPECT_EQ(devs[3].dm_uuid.value().substr(0, 4), "LVM-");
+    EXPECT_EQ(devs[3].id.dm_name, "vg0-lv1");
+    EXPECT_EQ(devs[3].id.dm_uuid.substr(0, 4), "LVM-");
 }
 
 TEST(Diskstats, PartitionsOnRequest) {
@@ -109,8 +111,8 @@ TEST(Diskstats, PartitionsOnRequest) {
     const auto& p = devs[2];
     EXPECT_TRUE(p.is_partition());
     EXPECT_EQ(p.parent, "vda");
-    EXPECT_EQ(p.minor, 1u);
-    EXPECT_EQ(p.driver, "virtio_blk");
+    EXPECT_EQ(p.id.minor, 1u);
+    EXPECT_EQ(p.id.driver, "virtio_blk");
     EXPECT_EQ(p.stat.read_ios, 800u);
 }
 

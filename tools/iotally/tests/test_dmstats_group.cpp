@@ -17,6 +17,23 @@ TEST(IdList, ParseAndFormat) {
         EXPECT_THROW(parse_id_list(bad), Error) << bad;
 }
 
+std::string id_list_error(const char* text) {
+    try {
+        parse_id_list(text);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+TEST(IdList, ErrorsNameTheItemAndTheList) {
+    EXPECT_EQ(id_list_error(""), "invalid region id '' in group member list ''");
+    EXPECT_EQ(id_list_error("1,,2"), "invalid region id '' in group member list '1,,2'");
+    EXPECT_EQ(id_list_error("4,x-5"), "invalid region id 'x' in group member list '4,x-5'");
+    EXPECT_EQ(id_list_error("1,3-1"), "descending range '3-1' in group member list '1,3-1'");
+    EXPECT_EQ(id_list_error("0-2000000"), "group member list '0-2000000' is too long");
+}
+
 TEST(GroupTag, AsLvm2WritesIt) {
     auto tag = parse_group_tag("DMS_GROUP=data:4-6,9#-");
     ASSERT_TRUE(tag);

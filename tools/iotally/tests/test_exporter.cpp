@@ -40,21 +40,22 @@ struct Fixture {
 class FlakyLayer : public DeviceLayer {
   public:
     explicit FlakyLayer(DeviceLayer& inner) : inner_(inner) {}
-    std::vector<DeviceInfo> list_devices() override {
+    std::vector<DeviceId> list_devices() override {
         if (list_error)
             throw Error(*list_error, "cannot list: injected");
         auto l = inner_.list_devices();
-        std::erase_if(l, [&](const DeviceInfo& d) {
-            return std::find(removed.begin(), removed.end(), d.name) != removed.end();
+        std::erase_if(l, [&](const DeviceId& d) {
+            return std::find(removed.begin(), removed.end(), d.dm_name) != removed.end();
         });
         if (ghost) {
-            DeviceInfo g;
-            g.name = "ghost";
+            DeviceId g;
+            g.dm_name = "ghost";
+            g.kernel_name = dm_kernel_name(g.minor);
             l.push_back(g);
         }
         return l;
     }
-    DeviceInfo device(const std::string& name) override {
+    DeviceId device(const std::string& name) override {
         if (std::find(removed.begin(), removed.end(), name) != removed.end())
             throw Error(ErrorKind::no_device, name + ": no such device");
         return inner_.device(name);
@@ -394,6 +395,29 @@ TEST(Exporter, StatisticsFamilyFromDebugfsData) {
     EXPECT_EQ(c->collect(w2), 1u);
     auto missing = make_statistics_collector(dir.path() + "/statistics", {"nope"});
     EXPECT_THROW(missing->check(), Error);
+}
+
+TEST(Exporter, DeviceFamiliesOfTheNamedDevicesInTheOrderAsked) {
+    test::FakeDm dm;
+    dm.add_device("delayed", 2048, {"delay"}, "", 0);        // the fixture's dm-0
+    dm.add_device("vg0-lv1", 2048, {"linear"}, "LVM-x", 1);  // dm-1
+    dm.add_device("other", 2048, {"linear"}, "", 9);         // no /sys/block entry
+    ScrapeOptions o;
+    o.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    o.devices = {"vg0-lv1", "other", "delayed"};
+    Exporter e(dm, o);
+    std::istringstream in(e.scrape(ExpositionFormat::prometheus));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("iotally_device_reads_completed_total{"))
+            lines.push_back(line);
+    // Device-mapper's names and uuid, the counters of /sys/block/dm-N/stat;
+    // "other" has no counters to show and vda was not asked for.
+    EXPECT_EQ(lines, (std::vector<std::string>{
+                         "iotally_device_reads_completed_total{device=\"dm-1\",dm_name=\"vg0-lv1\","
+                         "dm_uuid=\"LVM-x\",major=\"254\",minor=\"1\",vg=\"vg0\",lv=\"lv1\"} 0",
+                         "iotally_device_reads_completed_total{device=\"dm-0\",dm_name=\"delayed\","
+                         "dm_uuid=\"\",major=\"254\",minor=\"0\"} 100"}));
 }
 
 TEST(Exporter, DeviceFamiliesFromTheKernelsOwnCounters) {

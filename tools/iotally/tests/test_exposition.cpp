@@ -234,24 +234,23 @@ TEST(Exposition, EscapeLabelValue) {
 }
 
 TEST(Exposition, LvmNamesDecodeOnlyForLvmUuids) {
-    DeviceInfo d;
-    d.name = "vg-lv";
+    DeviceId d;
+    d.dm_name = "vg-lv";
     EXPECT_FALSE(decode_lvm_name(d));  // not LVM's uuid
-    d.uuid = "LVM-x";
+    d.dm_uuid = "LVM-x";
     auto l = decode_lvm_name(d);
     ASSERT_TRUE(l);
     EXPECT_EQ(l->vg, "vg");
     EXPECT_EQ(l->lv, "lv");
-    d.name = "v--g-l--v-real";
+    d.dm_name = "v--g-l--v-real";
     l = decode_lvm_name(d);
     ASSERT_TRUE(l);
     EXPECT_EQ(l->vg, "v-g");
     EXPECT_EQ(l->lv, "l-v");
     EXPECT_EQ(l->layer, "real");
-    d.name = "nodash";
+    d.dm_name = "nodash";
     EXPECT_FALSE(decode_lvm_name(d));
-    d.minor = 12;
-    EXPECT_EQ(dm_kernel_name(d), "dm-12");
+    EXPECT_EQ(dm_kernel_name(12), "dm-12");
 }
 
 TEST(Negotiation, PrometheusScrapeHeaderGetsOpenMetrics) {

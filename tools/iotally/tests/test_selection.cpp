@@ -9,11 +9,11 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-const std::vector<DeviceInfo> devices{
-    {"vg0-lv1", "LVM-aaaa", 254, 0, 100, {"linear"}, "", ""},
-    {"vg0-lv2", "LVM-bbbb", 254, 1, 100, {"striped"}, "", ""},
-    {"luks-root", "CRYPT-LUKS2-cccc", 254, 2, 100, {"crypt"}, "", ""},
-    {"mpatha", "mpath-3600", 254, 3, 100, {"multipath"}, "", ""},
+const std::vector<DeviceId> devices{
+    {"", 254, 0, 100, "vg0-lv1", "LVM-aaaa", {"linear"}, ""},
+    {"", 254, 1, 100, "vg0-lv2", "LVM-bbbb", {"striped"}, ""},
+    {"", 254, 2, 100, "luks-root", "CRYPT-LUKS2-cccc", {"crypt"}, ""},
+    {"", 254, 3, 100, "mpatha", "mpath-3600", {"multipath"}, ""},
 };
 
 Names matching(const std::string& expr) {
@@ -21,7 +21,7 @@ Names matching(const std::string& expr) {
     auto m = build_match(expr);
     for (const auto& d : devices)
         if (matches(m, d))
-            out.push_back(d.name);
+            out.push_back(d.name());
     return out;
 }
 
@@ -106,7 +106,7 @@ TEST(Select, NewGenerationKeepsSelectionsAndReportsChange) {
     EXPECT_FALSE(changed);
 
     // vg0-lv1 vanished: generation 2, vg0-lv2 stays selected.
-    std::vector<DeviceInfo> fewer(devices.begin() + 1, devices.end());
+    std::vector<DeviceId> fewer(devices.begin() + 1, devices.end());
     SelectRequest none;
     none.mode = SelectMode::add_only;
     EXPECT_EQ(select_devices(st, 2, fewer, {}, none, &changed), (Names{"vg0-lv2"}));
@@ -126,11 +126,11 @@ namespace iotally {
 namespace {
 
 // Every block device, dm and not, as the CLI builds the list from sysfs.
-const std::vector<DeviceInfo> block_devices{
-    {"vda", "", 253, 0, 100, {}, "vda", "virtio_blk"},
-    {"vg--a-lv--1", "LVM-aaaa", 254, 0, 100, {"linear"}, "dm-0", ""},
-    {"delayed", "", 254, 1, 100, {"delay"}, "dm-1", ""},
-    {"nullb0", "", 252, 0, 100, {}, "nullb0", ""},
+const std::vector<DeviceId> block_devices{
+    {"vda", 253, 0, 100, "", "", {}, "virtio_blk"},
+    {"dm-0", 254, 0, 100, "vg--a-lv--1", "LVM-aaaa", {"linear"}, ""},
+    {"dm-1", 254, 1, 100, "delayed", "", {"delay"}, ""},
+    {"nullb0", 252, 0, 100, "", "", {}, ""},
 };
 
 std::vector<std::string> matching_block(const std::string& expr) {
@@ -138,7 +138,7 @@ std::vector<std::string> matching_block(const std::string& expr) {
     auto m = build_match(expr);
     for (const auto& d : block_devices)
         if (matches(m, d))
-            out.push_back(d.name);
+            out.push_back(d.name());
     return out;
 }
 

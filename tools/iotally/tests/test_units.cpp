@@ -50,6 +50,23 @@ TEST(Units, DurationListsIncrease) {
     EXPECT_THROW(parse_duration_list_ns("1ms,"), Error);
 }
 
+std::string duration_list_error(const char* text) {
+    try {
+        parse_duration_list_ns(text);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+TEST(Units, DurationListErrorsNameTheItem) {
+    EXPECT_EQ(duration_list_error("1ms,0,5ms"), "histogram boundary '0' must be greater than zero");
+    EXPECT_EQ(duration_list_error("5ms,1ms"),
+              "histogram boundaries must increase: '1ms' after 5ms");
+    EXPECT_EQ(duration_list_error("1ms,2min"),
+              "invalid time '2min': unknown unit 'min' (use ns, us, ms, s)");
+}
+
 TEST(Units, Formatting) {
     EXPECT_EQ(format_duration_ns(20'000'000), "20ms");
     EXPECT_EQ(format_duration_ns(1'500'000), "1.5ms");

@@ -6,10 +6,11 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "iotally/device_id.hpp"
 
 namespace iotally {
 
@@ -82,14 +83,11 @@ inline constexpr std::array<BlockStatField, 17> block_stat_fields{{
 BlockStat parse_block_stat(std::string_view text);
 
 struct BlockDevice {
-    std::string name;  // kernel name: sda, sda1, nvme0n1, dm-0
-    std::uint32_t major = 0;
-    std::uint32_t minor = 0;
+    // kernel_name (sda, sda1, nvme0n1, dm-0), dev_t, size and driver; dm_name
+    // and dm_uuid from <dev>/dm/ for a device-mapper device. No targets: only
+    // device-mapper's table has them (join_devices() in device_join.hpp).
+    DeviceId id;
     std::string parent;  // the whole disk of a partition; "" for a disk
-    std::uint64_t size_sectors = 0;
-    std::string driver;  // the bound driver of the disk's device ("virtio_blk"), or ""
-    std::optional<std::string> dm_name;  // device-mapper devices only
-    std::optional<std::string> dm_uuid;  // "" when the dm device has no uuid
     BlockStat stat;
     bool is_partition() const { return !parent.empty(); }
     bool operator==(const BlockDevice&) const = default;

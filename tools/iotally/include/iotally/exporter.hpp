@@ -11,10 +11,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "iotally/device.hpp"
+#include "iotally/device_join.hpp"
 #include "iotally/exporter_sources.hpp"
 #include "iotally/exposition.hpp"
 #include "iotally/selection.hpp"
@@ -22,20 +24,16 @@
 
 namespace iotally {
 
-// The kernel's name of a dm device ("dm-<minor>"), as /sys/block and
-// node_exporter's `device` label name it.
-std::string dm_kernel_name(const DeviceInfo& info);
-
 // lvm2's names of a dm device: its uuid starts with "LVM-" and its name is
 // VG-LV[-LAYER] with each '-' inside a name doubled. Absent otherwise.
 struct LvmName {
     std::string vg, lv, layer;
 };
-std::optional<LvmName> decode_lvm_name(const DeviceInfo& info);
+std::optional<LvmName> decode_lvm_name(const DeviceId& id);
 
 // The labels every series of a device carries: device (kernel name),
 // dm_name, dm_uuid, major, minor, and vg/lv when lvm2 named the device.
-Labels device_labels(const DeviceInfo& info);
+Labels device_labels(const DeviceId& id);
 
 struct ExportOptions {
     ExpositionFormat format = ExpositionFormat::openmetrics;
@@ -45,11 +43,10 @@ struct ExportOptions {
 // The region families of a snapshot, written into `w` (no # EOF).
 void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool areas);
 
-struct BlockDevice;
 // The iotally_device_* families: the kernel's per-device counters
-// (/sys/block/*/stat) of the given devices, labelled as the regions are.
-void write_device_families(ExpositionWriter& w,
-                           const std::vector<std::pair<DeviceInfo, const BlockDevice*>>& devices);
+// (/sys/block/*/stat) of the given devices that have a /sys/block entry,
+// labelled as the regions are.
+void write_device_families(ExpositionWriter& w, std::span<const JoinedDevice> devices);
 
 // A snapshot as a whole exposition (region families only, with # EOF in
 // OpenMetrics): what `iotally export` writes.

@@ -57,8 +57,8 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
 struct DiskSample {
     double taken_s = 0;  // CLOCK_MONOTONIC
     std::vector<BlockDevice> devices;
-    const BlockDevice* find(std::uint32_t major, std::uint32_t minor) const;
-    const BlockDevice* find(const std::string& kernel_name) const;
+    // The same device in this sample: same kernel name and dev_t.
+    const BlockDevice* find(const DeviceId& id) const;
 };
 
 // The row of one block device from its kernel counters, as iostat -x.

@@ -33,8 +33,8 @@ struct MatchExpr {
 };
 
 MatchExpr build_match(std::string_view text);  // throws Error(usage)
-bool matches(const MatchExpr& expr, const DeviceInfo& device);
-bool matches_any(std::span<const MatchExpr> exprs, const DeviceInfo& device);
+bool matches(const MatchExpr& expr, const DeviceId& device);
+bool matches_any(std::span<const MatchExpr> exprs, const DeviceId& device);
 bool glob_match(std::string_view pattern, std::string_view text);
 
 enum class SelectMode { add, only, remove, add_only };
@@ -66,7 +66,7 @@ struct SelectRequest {
 // top mode every device is a candidate, but never more than max_count are
 // returned (devstat's documented bug, fixed).
 std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
-                                        std::span<const DeviceInfo> devices,
+                                        std::span<const DeviceId> devices,
                                         std::span<const std::uint64_t> activity,
                                         const SelectRequest& request, bool* changed = nullptr);
 
@@ -84,13 +84,13 @@ class DeviceSelector {
   public:
     // Throws Error(usage). `kind` names the devices in messages.
     explicit DeviceSelector(const SelectArgs& args, std::string kind = "block device");
-    // The devices selected from `infos` (activity: empty, or one per
+    // The devices selected from `ids` (activity: empty, or one per
     // device), by their names (dm names for dm devices), in display order. A
     // name or an expression that matches no device throws Error(no_device).
     // With `missing`, names that match no device are put there instead of
     // thrown, and an expression may match nothing: devices come and go while
     // a server runs.
-    std::vector<std::string> select_names(std::span<const DeviceInfo> infos,
+    std::vector<std::string> select_names(std::span<const DeviceId> ids,
                                           std::span<const std::uint64_t> activity,
                                           std::vector<std::string>* missing = nullptr);
 

@@ -54,7 +54,7 @@ struct Group {
 };
 
 struct DeviceSnapshot {
-    DeviceInfo info;
+    DeviceId id;
     std::vector<Region> regions;  // sorted by id
     std::vector<Group> groups;
     std::vector<std::string> warnings;  // e.g. a malformed group tag

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "fields.hpp"
@@ -56,18 +57,18 @@ bool parse_dev(std::string_view s, std::uint32_t& major, std::uint32_t& minor) {
 std::optional<BlockDevice> read_device(const fs::path& dir, const std::string& parent,
                                        const std::string& driver) {
     BlockDevice d;
-    d.name = dir.filename().string();
+    d.id.kernel_name = dir.filename().string();
+    d.id.driver = driver;
     d.parent = parent;
-    d.driver = driver;
     auto dev = read_attr(dir / "dev");
     auto stat = read_attr(dir / "stat");
     auto size = read_attr(dir / "size");
     if (!dev || !stat || !size)
         return std::nullopt;
-    if (!parse_dev(*dev, d.major, d.minor))
+    if (!parse_dev(*dev, d.id.major, d.id.minor))
         throw Error(ErrorKind::parse,
                     fmt::format("{}: not MAJOR:MINOR: '{}'", (dir / "dev").string(), *dev));
-    if (!parse_u64(*size, d.size_sectors))
+    if (!parse_u64(*size, d.id.size_sectors))
         throw Error(ErrorKind::parse,
                     fmt::format("{}: not a number: '{}'", (dir / "size").string(), *size));
     try {
@@ -76,8 +77,8 @@ std::optional<BlockDevice> read_device(const fs::path& dir, const std::string& p
         throw Error(e.kind(), fmt::format("{}: {}", (dir / "stat").string(), e.what()));
     }
     if (parent.empty() && fs::is_directory(dir / "dm")) {
-        d.dm_name = read_attr(dir / "dm" / "name").value_or("");
-        d.dm_uuid = read_attr(dir / "dm" / "uuid").value_or("");
+        d.id.dm_name = read_attr(dir / "dm" / "name").value_or("");
+        d.id.dm_uuid = read_attr(dir / "dm" / "uuid").value_or("");
     }
     return d;
 }
@@ -126,7 +127,7 @@ std::vector<BlockDevice> read_block_devices(const DiskstatsOptions& options) {
         auto disk = read_device(dir, "", driver);
         if (!disk)
             continue;
-        std::string disk_name = disk->name;
+        std::string disk_name = disk->id.kernel_name;
         out.push_back(std::move(*disk));
         if (!options.partitions)
             continue;
@@ -140,7 +141,8 @@ std::vector<BlockDevice> read_block_devices(const DiskstatsOptions& options) {
         }
     }
     std::sort(out.begin(), out.end(), [](const BlockDevice& a, const BlockDevice& b) {
-        return std::tie(a.major, a.minor, a.name) < std::tie(b.major, b.minor, b.name);
+        return std::tie(a.id.major, a.id.minor, a.id.kernel_name) <
+               std::tie(b.id.major, b.id.minor, b.id.kernel_name);
     });
     return out;
 }

@@ -107,7 +107,7 @@ class DevmapperLayer final : public DeviceLayer {
         dm_lib_release();
     }
 
-    std::vector<DeviceInfo> list_devices() override {
+    std::vector<DeviceId> list_devices() override {
         Task t = make(DM_DEVICE_LIST);
         run(t, "", "list devices");
         std::vector<std::string> names;
@@ -121,7 +121,7 @@ class DevmapperLayer final : public DeviceLayer {
             }
         }
         std::sort(names.begin(), names.end());
-        std::vector<DeviceInfo> out;
+        std::vector<DeviceId> out;
         for (const auto& name : names) {
             try {
                 out.push_back(device(name));
@@ -133,8 +133,8 @@ class DevmapperLayer final : public DeviceLayer {
         return out;
     }
 
-    DeviceInfo device(const std::string& name) override {
-        DeviceInfo d;
+    DeviceId device(const std::string& name) override {
+        DeviceId d;
         {
             Task t = make(DM_DEVICE_INFO);
             set_name(t, name);
@@ -142,11 +142,12 @@ class DevmapperLayer final : public DeviceLayer {
             dm_info info{};
             if (!dm_task_get_info(t.get(), &info) || !info.exists)
                 throw Error(ErrorKind::no_device, fmt::format("{}: no such device", name));
-            d.name = name;
+            d.dm_name = name;
             const char* uuid = dm_task_get_uuid(t.get());
-            d.uuid = uuid ? uuid : "";
+            d.dm_uuid = uuid ? uuid : "";
             d.major = info.major;
             d.minor = info.minor;
+            d.kernel_name = dm_kernel_name(d.minor);
         }
         Task t = make(DM_DEVICE_TABLE);
         set_name(t, name);
@@ -158,7 +159,7 @@ class DevmapperLayer final : public DeviceLayer {
             char* params = nullptr;
             next = dm_get_next_target(t.get(), next, &start, &length, &type, &params);
             if (type) {
-                d.target_types.emplace_back(type);
+                d.targets.emplace_back(type);
                 d.size_sectors = std::max(d.size_sectors, start + length);
             }
         } while (next);

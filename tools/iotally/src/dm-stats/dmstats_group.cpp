@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "fields.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally {
@@ -28,10 +29,7 @@ std::uint64_t parse_id(std::string_view text, std::string_view list) {
 
 std::vector<std::uint64_t> parse_id_list(std::string_view text) {
     std::vector<std::uint64_t> ids;
-    std::size_t pos = 0;
-    while (true) {
-        auto comma = text.find(',', pos);
-        auto item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    for (std::string_view item : comma_separated_items(text)) {
         auto dash = item.find('-');
         std::uint64_t first = parse_id(item.substr(0, dash), text);
         std::uint64_t last =
@@ -45,9 +43,6 @@ std::vector<std::uint64_t> parse_id_list(std::string_view text) {
                         fmt::format("group member list '{}' is too long", text.substr(0, 64)));
         for (std::uint64_t id = first; id <= last; ++id)
             ids.push_back(id);
-        if (comma == std::string_view::npos)
-            break;
-        pos = comma + 1;
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());

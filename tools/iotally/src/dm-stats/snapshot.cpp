@@ -64,7 +64,7 @@ IoCounters DeviceSnapshot::total() const {
 
 const DeviceSnapshot* Snapshot::find_device(const std::string& name) const {
     for (const auto& d : devices)
-        if (d.info.name == name)
+        if (d.id.dm_name == name)
             return &d;
     return nullptr;
 }
@@ -135,7 +135,7 @@ void resolve_groups(DeviceSnapshot& device) {
             tag = parse_group_tag(r.aux_data);
         } catch (const Error& e) {
             device.warnings.push_back(
-                fmt::format("{}: region {}: {}", device.info.name, r.id, e.what()));
+                fmt::format("{}: region {}: {}", device.id.dm_name, r.id, e.what()));
             continue;
         }
         if (!tag)
@@ -143,7 +143,7 @@ void resolve_groups(DeviceSnapshot& device) {
         if (tag->members.front() != r.id) {
             device.warnings.push_back(
                 fmt::format("{}: region {}: group descriptor names {} as its first member",
-                            device.info.name, r.id, tag->members.front()));
+                            device.id.dm_name, r.id, tag->members.front()));
             continue;
         }
         Group g;
@@ -152,7 +152,7 @@ void resolve_groups(DeviceSnapshot& device) {
         for (auto id : tag->members) {
             if (!device.find_region(id)) {
                 device.warnings.push_back(fmt::format("{}: group {} names missing region {}",
-                                                      device.info.name, g.id, id));
+                                                      device.id.dm_name, g.id, id));
                 continue;
             }
             g.members.push_back(id);
@@ -177,12 +177,12 @@ std::string region_identity(const std::string& device, const Region& r) {
 
 // Reads one device; regions deleted meanwhile are skipped, a region re-created
 // with other geometry makes the caller retry.
-DeviceSnapshot read_device(DeviceLayer& layer, const DeviceInfo& info,
+DeviceSnapshot read_device(DeviceLayer& layer, const DeviceId& id,
                            const std::optional<std::string>& program_id,
                            const std::function<double()>& clock) {
-    StatsClient client(layer, info.name);
+    StatsClient client(layer, id.dm_name);
     DeviceSnapshot dev;
-    dev.info = info;
+    dev.id = id;
     double before = clock();
     for (const auto& entry : client.list(program_id)) {
         std::vector<PrintLine> lines;
@@ -208,18 +208,18 @@ Snapshot Snapshotter::take(const std::vector<std::string>& names,
                            const std::optional<std::string>& program_id) {
     Snapshot snap;
     double before = clock_();
-    std::vector<DeviceInfo> infos;
+    std::vector<DeviceId> ids;
     const bool all = names.empty();
     if (all) {
-        infos = layer_.list_devices();
+        ids = layer_.list_devices();
     } else {
         for (const auto& n : names)
-            infos.push_back(layer_.device(n));
+            ids.push_back(layer_.device(n));
     }
-    for (const auto& info : infos) {
+    for (const auto& id : ids) {
         for (int attempt = 0;; ++attempt) {
             try {
-                snap.devices.push_back(read_device(layer_, info, program_id, clock_));
+                snap.devices.push_back(read_device(layer_, id, program_id, clock_));
                 break;
             } catch (const Error& e) {
                 // A device removed while we walk the list is not an error.
@@ -236,9 +236,9 @@ Snapshot Snapshotter::take(const std::vector<std::string>& names,
     std::vector<std::string> identity;
     for (const auto& d : snap.devices) {
         identity.push_back(
-            fmt::format("d {} {}:{} {}", d.info.name, d.info.major, d.info.minor, d.info.uuid));
+            fmt::format("d {} {}:{} {}", d.id.dm_name, d.id.major, d.id.minor, d.id.dm_uuid));
         for (const auto& r : d.regions)
-            identity.push_back(region_identity(d.info.name, r));
+            identity.push_back(region_identity(d.id.dm_name, r));
     }
     if (first_ || identity != last_identity_)
         ++generation_;

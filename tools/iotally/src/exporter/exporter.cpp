@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "iotally/diskstats.hpp"
 #include "iotally/dmstats_counters.hpp"
 #include "iotally/error.hpp"
@@ -10,16 +12,12 @@
 
 namespace iotally {
 
-std::string dm_kernel_name(const DeviceInfo& info) {
-    return fmt::format("dm-{}", info.minor);
-}
-
-std::optional<LvmName> decode_lvm_name(const DeviceInfo& info) {
-    if (!info.uuid.starts_with("LVM-"))
+std::optional<LvmName> decode_lvm_name(const DeviceId& id) {
+    if (!id.dm_uuid.starts_with("LVM-"))
         return std::nullopt;
     // Split at single dashes; "--" is a dash inside a name.
     std::vector<std::string> parts(1);
-    const std::string& n = info.name;
+    const std::string& n = id.dm_name;
     for (std::size_t i = 0; i < n.size(); ++i) {
         if (n[i] != '-') {
             parts.back() += n[i];
@@ -36,19 +34,19 @@ std::optional<LvmName> decode_lvm_name(const DeviceInfo& info) {
     return l;
 }
 
-Labels device_labels(const DeviceInfo& info) {
+Labels device_labels(const DeviceId& id) {
     Labels l;
-    if (info.name.empty() && !info.kernel_name.empty()) {
+    l.add("device", id.kernel_name);
+    if (!id.is_dm()) {
         // Not device-mapper (sda, vda, nvme0n1): only the kernel's names.
-        l.add("device", info.kernel_name).add("major", info.major).add("minor", info.minor);
+        l.add("major", id.major).add("minor", id.minor);
         return l;
     }
-    l.add("device", dm_kernel_name(info))
-        .add("dm_name", info.name)
-        .add("dm_uuid", info.uuid)
-        .add("major", info.major)
-        .add("minor", info.minor);
-    if (auto lvm = decode_lvm_name(info)) {
+    l.add("dm_name", id.dm_name)
+        .add("dm_uuid", id.dm_uuid)
+        .add("major", id.major)
+        .add("minor", id.minor);
+    if (auto lvm = decode_lvm_name(id)) {
         l.add("vg", lvm->vg).add("lv", lvm->lv);
         if (!lvm->layer.empty())
             l.add("lv_layer", lvm->layer);
@@ -88,7 +86,7 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
     std::vector<Series> series;
     std::vector<std::pair<Labels, const Region*>> regions;
     for (const auto& d : snapshot.devices) {
-        const Labels dev = device_labels(d.info);
+        const Labels dev = device_labels(d.id);
         for (const auto& r : d.regions) {
             Labels rl = region_labels(d, dev, r);
             if (areas) {
@@ -168,11 +166,11 @@ void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool a
     }
 }
 
-void write_device_families(ExpositionWriter& w,
-                           const std::vector<std::pair<DeviceInfo, const BlockDevice*>>& devices) {
+void write_device_families(ExpositionWriter& w, std::span<const JoinedDevice> devices) {
     std::vector<std::pair<Labels, const BlockStat*>> rows;
-    for (const auto& [info, dev] : devices)
-        rows.emplace_back(device_labels(info), &dev->stat);
+    for (const auto& d : devices)
+        if (d.block)
+            rows.emplace_back(device_labels(d.id), &d.block->stat);
     // node_disk_*'s names and meanings (stat.rst); the gauge of I/Os in
     // flight after the counters.
     for (const auto& f : block_stat_fields) {
@@ -212,45 +210,12 @@ Exporter::Exporter(DeviceLayer& layer, ScrapeOptions options, std::function<doub
 
 namespace {
 
-std::vector<DeviceInfo> with_kernel_names(std::vector<DeviceInfo> listed) {
-    for (auto& d : listed)
-        if (d.kernel_name.empty())
-            d.kernel_name = dm_kernel_name(d);
-    return listed;
-}
-
-using BlockRows = std::vector<std::pair<DeviceInfo, const BlockDevice*>>;
-
-// The scraped dm devices' own counters.
-BlockRows chosen_block_devices(const std::vector<BlockDevice>& blocks, const Snapshot& snap) {
-    BlockRows rows;
-    for (const auto& d : snap.devices)
-        for (const auto& b : blocks)
-            if (b.major == d.info.major && b.minor == d.info.minor)
-                rows.emplace_back(d.info, &b);
-    return rows;
-}
-
-// Every block device: dm devices labelled as their regions are (from
-// sysfs when device-mapper could not list them), the others by kernel name.
-BlockRows every_block_device(const std::vector<BlockDevice>& blocks, const Snapshot& snap) {
-    BlockRows rows;
-    for (const auto& b : blocks) {
-        DeviceInfo info;
-        info.major = b.major;
-        info.minor = b.minor;
-        if (b.dm_name) {
-            info.name = *b.dm_name;
-            info.uuid = b.dm_uuid.value_or("");
-            for (const auto& d : snap.devices)
-                if (d.info.major == b.major && d.info.minor == b.minor)
-                    info = d.info;
-        } else {
-            info.kernel_name = b.name;
-        }
-        rows.emplace_back(std::move(info), &b);
-    }
-    return rows;
+// The scraped dm devices that have a /sys/block entry, in the scrape's order.
+std::vector<JoinedDevice> scraped_devices(std::vector<JoinedDevice> joined) {
+    std::erase_if(joined, [](const JoinedDevice& j) { return !j.dm || !j.block; });
+    std::stable_sort(joined.begin(), joined.end(),
+                     [](const JoinedDevice& a, const JoinedDevice& b) { return a.dm < b.dm; });
+    return joined;
 }
 
 }  // namespace
@@ -258,7 +223,7 @@ BlockRows every_block_device(const std::vector<BlockDevice>& blocks, const Snaps
 void Exporter::check() {
     try {
         if (selector_) {
-            selector_->select_names(with_kernel_names(layer_.list_devices()), {});
+            selector_->select_names(layer_.list_devices(), {});
         } else if (options_.devices.empty()) {
             layer_.list_devices();  // permission
         } else {
@@ -302,9 +267,9 @@ std::string Exporter::scrape(ExpositionFormat format) {
     };
     std::vector<std::string> names = options_.devices;
     if (selector_) {
-        std::optional<std::vector<DeviceInfo>> listed;
+        std::optional<std::vector<DeviceId>> listed;
         try {
-            listed = with_kernel_names(layer_.list_devices());
+            listed = layer_.list_devices();
         } catch (const Error& e) {
             if (!dm_missing(e))
                 error(fmt::format("cannot list devices: {}", e.what()));
@@ -320,8 +285,8 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("{}: no such device", m));
     } else if (names.empty()) {
         try {
-            for (const auto& info : layer_.list_devices())
-                names.push_back(info.name);
+            for (const auto& id : layer_.list_devices())
+                names.push_back(id.dm_name);
         } catch (const Error& e) {
             if (!dm_missing(e))
                 error(fmt::format("cannot list devices: {}", e.what()));
@@ -360,9 +325,10 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("block device statistics: {}", e.what()));
             source("block", false, e.what());
         }
+        // Every block device, or only the dm devices scraped.
         const bool every_device = options_.devices.empty() && !selector_;
-        write_device_families(w, every_device ? every_block_device(blocks, snap)
-                                              : chosen_block_devices(blocks, snap));
+        auto joined = join_devices(blocks, &snap);
+        write_device_families(w, every_device ? joined : scraped_devices(std::move(joined)));
     }
     for (auto& c : collectors_) {
         bool up = false;

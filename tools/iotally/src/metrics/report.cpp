@@ -113,7 +113,7 @@ struct DeviceRows {
 
     ReportRow base_row(ReportLevel lv, const Region* r) const {
         ReportRow row;
-        row.device = d.info.name;
+        row.device = d.id.dm_name;
         row.level = lv;
         if (r) {
             row.region = r->id;
@@ -206,7 +206,7 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
                                     ReportLevel level) {
     std::vector<ReportRow> rows;
     for (const auto& d : current.devices) {
-        const DeviceSnapshot* pd = previous ? previous->find_device(d.info.name) : nullptr;
+        const DeviceSnapshot* pd = previous ? previous->find_device(d.id.dm_name) : nullptr;
         std::optional<double> elapsed;
         if (pd)
             elapsed = d.taken_s - pd->taken_s;
@@ -230,16 +230,9 @@ std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* pre
     return rows;
 }
 
-const BlockDevice* DiskSample::find(std::uint32_t major, std::uint32_t minor) const {
+const BlockDevice* DiskSample::find(const DeviceId& id) const {
     for (const auto& d : devices)
-        if (d.major == major && d.minor == minor)
-            return &d;
-    return nullptr;
-}
-
-const BlockDevice* DiskSample::find(const std::string& kernel_name) const {
-    for (const auto& d : devices)
-        if (d.name == kernel_name)
+        if (d.id.kernel_name == id.kernel_name && d.id.same_dev(id))
             return &d;
     return nullptr;
 }
@@ -248,12 +241,14 @@ ReportRow device_row(const BlockDevice& current, const BlockDevice* previous,
                      std::optional<double> elapsed_s, bool dm_names) {
     ReportRow row;
     row.level = ReportLevel::device;
-    row.kernel_name = current.name;
-    row.major = current.major;
-    row.minor = current.minor;
-    row.dm_name = current.dm_name;
-    row.device = dm_names && current.dm_name ? *current.dm_name : current.name;
-    row.length = current.size_sectors;
+    const DeviceId& id = current.id;
+    row.kernel_name = id.kernel_name;
+    row.major = id.major;
+    row.minor = id.minor;
+    if (id.is_dm())
+        row.dm_name = id.dm_name;
+    row.device = dm_names ? id.name() : id.kernel_name;
+    row.length = id.size_sectors;
     row.stats =
         compute_device_statistics(current.stat, previous ? &previous->stat : nullptr, elapsed_s);
     row.elapsed_s = elapsed_s;

@@ -63,21 +63,22 @@ MatchExpr build_match(std::string_view text) {
 
 // VG and LV of an LVM device from its dm name, where lvm2 doubles every '-'
 // inside the names and joins them with a single one ("vg--a-lv" is vg-a/lv).
-static std::optional<std::pair<std::string, std::string>> lvm_names(const DeviceInfo& d) {
-    if (d.uuid.rfind("LVM-", 0) != 0)
+static std::optional<std::pair<std::string, std::string>> lvm_names(const DeviceId& d) {
+    if (d.dm_uuid.rfind("LVM-", 0) != 0)
         return std::nullopt;
+    const std::string& name = d.dm_name;
     std::string vg;
-    for (std::size_t i = 0; i < d.name.size(); ++i) {
-        if (d.name[i] != '-') {
-            vg += d.name[i];
-        } else if (i + 1 < d.name.size() && d.name[i + 1] == '-') {
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] != '-') {
+            vg += name[i];
+        } else if (i + 1 < name.size() && name[i + 1] == '-') {
             vg += '-';
             ++i;
         } else {
             std::string lv;
-            for (std::size_t j = i + 1; j < d.name.size(); ++j) {
-                lv += d.name[j];
-                if (d.name[j] == '-' && j + 1 < d.name.size() && d.name[j + 1] == '-')
+            for (std::size_t j = i + 1; j < name.size(); ++j) {
+                lv += name[j];
+                if (name[j] == '-' && j + 1 < name.size() && name[j + 1] == '-')
                     ++j;
             }
             return std::pair(vg, lv);
@@ -86,12 +87,12 @@ static std::optional<std::pair<std::string, std::string>> lvm_names(const Device
     return std::nullopt;
 }
 
-bool matches(const MatchExpr& expr, const DeviceInfo& d) {
+bool matches(const MatchExpr& expr, const DeviceId& d) {
     for (const auto& t : expr.terms) {
         bool ok = false;
         switch (t.kind) {
             case MatchTerm::Kind::name:
-                ok = glob_match(t.pattern, d.name) ||
+                ok = glob_match(t.pattern, d.name()) ||
                      (!d.kernel_name.empty() && glob_match(t.pattern, d.kernel_name));
                 break;
             case MatchTerm::Kind::driver:
@@ -105,13 +106,12 @@ bool matches(const MatchExpr& expr, const DeviceInfo& d) {
                 break;
             }
             case MatchTerm::Kind::target:
-                ok = std::find(d.target_types.begin(), d.target_types.end(), t.pattern) !=
-                     d.target_types.end();
+                ok = std::find(d.targets.begin(), d.targets.end(), t.pattern) != d.targets.end();
                 break;
             case MatchTerm::Kind::uuid_prefix:
                 ok = t.pattern.find_first_of("*?[") == std::string::npos
-                         ? d.uuid.compare(0, t.pattern.size(), t.pattern) == 0
-                         : glob_match(t.pattern, d.uuid);
+                         ? d.dm_uuid.compare(0, t.pattern.size(), t.pattern) == 0
+                         : glob_match(t.pattern, d.dm_uuid);
                 break;
         }
         if (!ok)
@@ -120,12 +120,12 @@ bool matches(const MatchExpr& expr, const DeviceInfo& d) {
     return true;
 }
 
-bool matches_any(std::span<const MatchExpr> exprs, const DeviceInfo& d) {
+bool matches_any(std::span<const MatchExpr> exprs, const DeviceId& d) {
     return std::any_of(exprs.begin(), exprs.end(), [&](const auto& e) { return matches(e, d); });
 }
 
 std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
-                                        std::span<const DeviceInfo> devices,
+                                        std::span<const DeviceId> devices,
                                         std::span<const std::uint64_t> activity,
                                         const SelectRequest& req, bool* changed) {
     if (!activity.empty() && activity.size() != devices.size())
@@ -138,9 +138,9 @@ std::vector<std::string> select_devices(SelectionState& state, std::uint64_t gen
         state.entries.size() != devices.size()) {
         std::vector<SelectionEntry> rebuilt;
         for (const auto& d : devices) {
-            SelectionEntry e{d.name, false, 0};
+            SelectionEntry e{d.name(), false, 0};
             for (const auto& o : old)
-                if (o.device == d.name)
+                if (o.device == d.name())
                     e.selected = o.selected;
             rebuilt.push_back(std::move(e));
         }
@@ -153,7 +153,7 @@ std::vector<std::string> select_devices(SelectionState& state, std::uint64_t gen
 
     auto specified = [&](std::size_t i) {
         const auto& d = devices[i];
-        return std::find(req.names.begin(), req.names.end(), d.name) != req.names.end() ||
+        return std::find(req.names.begin(), req.names.end(), d.name()) != req.names.end() ||
                matches_any(req.matches, d);
     };
     auto count_selected = [&] {
@@ -245,18 +245,18 @@ DeviceSelector::DeviceSelector(const SelectArgs& args, std::string kind)
     }
 }
 
-std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceInfo> infos,
+std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> ids,
                                                       std::span<const std::uint64_t> activity,
                                                       std::vector<std::string>* missing) {
     // Names may be kernel names (dm-0) or dm names (vol): devstat selects by
     // the list's names, which are the dm names for dm devices.
     request_.names.clear();
     for (const auto& n : args_.names) {
-        auto it = std::find_if(infos.begin(), infos.end(), [&](const DeviceInfo& d) {
-            return d.name == n || d.kernel_name == n;
+        auto it = std::find_if(ids.begin(), ids.end(), [&](const DeviceId& d) {
+            return d.name() == n || d.kernel_name == n;
         });
-        if (it != infos.end())
-            request_.names.push_back(it->name);
+        if (it != ids.end())
+            request_.names.push_back(it->name());
         else if (missing)
             missing->push_back(n);
         else
@@ -264,13 +264,13 @@ std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceInfo
     }
     if (!missing)
         for (std::size_t i = 0; i < request_.matches.size(); ++i)
-            if (std::none_of(infos.begin(), infos.end(),
-                             [&](const DeviceInfo& d) { return matches(request_.matches[i], d); }))
+            if (std::none_of(ids.begin(), ids.end(),
+                             [&](const DeviceId& d) { return matches(request_.matches[i], d); }))
                 throw Error(ErrorKind::no_device,
                             fmt::format("--select '{}' matches no {}", args_.exprs[i], kind_));
     std::vector<std::string> names;
-    for (const auto& d : infos)
-        names.push_back(d.name);
+    for (const auto& d : ids)
+        names.push_back(d.name());
     if (names != last_names_) {
         ++generation_;  // a device came or went: devstat's generation
         last_names_ = names;
@@ -280,9 +280,9 @@ std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceInfo
         // there is none yet, so "remove" means every device but these.
         SelectRequest all;
         all.max_count = SIZE_MAX;
-        select_devices(state_, generation_, infos, activity, all);
+        select_devices(state_, generation_, ids, activity, all);
     }
-    return select_devices(state_, generation_, infos, activity, request_);
+    return select_devices(state_, generation_, ids, activity, request_);
 }
 
 }  // namespace iotally

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The fields of a sysfs stat line: what the kernel separates by blanks.
+// Text split into fields: a sysfs stat line (blanks), a list option (commas).
 #pragma once
 
 #include <string_view>
@@ -20,6 +20,21 @@ inline std::vector<std::string_view> blank_separated_fields(std::string_view tex
         i = text.find_first_not_of(blanks, j);
     }
     return fields;
+}
+
+// The items of a comma-separated list, in order, empty ones included: ""
+// is one empty item, "1,,2" three. The caller says what an item must be.
+inline std::vector<std::string_view> comma_separated_items(std::string_view text) {
+    std::vector<std::string_view> items;
+    std::size_t pos = 0;
+    while (true) {
+        auto comma = text.find(',', pos);
+        items.push_back(
+            text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
+        if (comma == std::string_view::npos)
+            return items;
+        pos = comma + 1;
+    }
 }
 
 }  // namespace iotally

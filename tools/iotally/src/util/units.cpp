@@ -8,6 +8,7 @@
 #include <charconv>
 #include <limits>
 
+#include "fields.hpp"
 #include "iotally/error.hpp"
 
 namespace iotally {
@@ -125,10 +126,7 @@ std::uint64_t parse_duration_ns(std::string_view text) {
 
 std::vector<std::uint64_t> parse_duration_list_ns(std::string_view text) {
     std::vector<std::uint64_t> out;
-    std::size_t pos = 0;
-    while (true) {
-        auto comma = text.find(',', pos);
-        auto item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    for (std::string_view item : comma_separated_items(text)) {
         std::uint64_t ns = parse_duration_ns(item);
         if (ns == 0)
             throw Error(ErrorKind::usage,
@@ -138,9 +136,6 @@ std::vector<std::uint64_t> parse_duration_list_ns(std::string_view text) {
                         fmt::format("histogram boundaries must increase: '{}' after {}", item,
                                     format_duration_ns(out.back())));
         out.push_back(ns);
-        if (comma == std::string_view::npos)
-            break;
-        pos = comma + 1;
     }
     return out;
 }
