@@ -27,8 +27,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$top/build/tests/bin/dm-stats-fuzz
-# shellcheck source=host-tap.sh
-. "$top/scripts/host-tap.sh"
 
 # transcript LOGDIR SEED: the transcript of SEED in a guest's tap.log, kept
 # beside it as dm-stats-fuzz-SEED.transcript; prints its path. The suite's
@@ -129,6 +127,9 @@ gen)
 	;;
 compare)
 	shift
+	# TAP from here only: seeds and gen print what their callers read
+	# shellcheck source=host-tap.sh
+	. "$top/scripts/host-tap.sh"
 	out=$(compare "$@") || true
 	echo "$out"
 	! grep -q '^not ok' <<<"$out"
