@@ -26,7 +26,8 @@
 }
 ktap_print_header
 
-# The KTAP helpers echo a name unquoted: no pathname expansion of it.
+# The KTAP helpers echo names and messages unquoted: no pathname expansion
+# of them.
 _tap_noglob() { # function args...
 	case $- in
 	*f*) "$@" ;;
@@ -74,7 +75,7 @@ fail() {
 
 # skip NAME REASON: not a pass. Reported with a SKIP directive.
 skip() {
-	ktap_print_msg "$1: $2"
+	_tap_noglob ktap_print_msg "$1: $2"
 	_tap_noglob ktap_test_skip "- $1"
 }
 
@@ -82,7 +83,7 @@ skip() {
 # a kernel option, a boot parameter). Says why and exits 4, as kselftest
 # expects; only before the first check.
 skip_all() {
-	ktap_skip_all "$*"
+	_tap_noglob ktap_skip_all "$*"
 	exit "$KSFT_SKIP"
 }
 
@@ -209,8 +210,7 @@ bail() {
 	ktap_exit_fail_msg "$*"
 }
 
-# tap_checks: how many checks so far; tap_failures: how many failed.
-tap_checks() { echo $((KTAP_TESTNO - 1)); }
+# tap_failures: how many checks failed so far.
 tap_failures() { echo "$KTAP_CNT_FAIL"; }
 
 tap_finish() {

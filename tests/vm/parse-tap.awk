@@ -103,7 +103,6 @@ ks && /^(not )?ok [0-9]+ selftests: / {
 	}
 	next
 }
-ks && /^Bail out!/ { bailed = 1; print; next }
 ks && !/^#( |$)/ { next }
 ks && /^# (timeout set to|overriding timeout to|selftests: |Warning: )/ { next }
 ks { sub(/^# ?/, "") }
