@@ -4,9 +4,9 @@
 # The layers of our kernel code, as Documentation/iotally-development.rst
 # draws them (read from its diagram, the one place the order is written):
 # in each stack, from the bottom up, an object may call only functions of
-# the objects below it. Read from the
-# objects of the patched kernel (build/kernel): a call that runs back up a
-# stack, or a circle, fails. One TAP line per object.
+# the objects below it. The calls are read from the objects of the patched
+# kernel (build/kernel): a call that runs back up a stack, or a circle,
+# fails. One TAP line per object.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${KERNEL_OUT:-$top/build/kernel}

@@ -33,7 +33,6 @@ kernel_config() {
 	esac
 }
 
-
 # Debian's kernel gets the statistics layer and its sample exploiter as
 # modules built out of tree (scripts/statistic-module.sh).
 out_of_tree="CONFIG_STATISTICS CONFIG_SAMPLE_STATISTIC"
@@ -44,6 +43,7 @@ sourced() {
 }
 
 suites=()
+declare -A gen_of=() includes_of=() # per suite, read from its Makefile below
 for d in tests/selftests/*/; do
 	[[ -f $d/run.sh ]] && suites+=("$(basename "$d")")
 done
@@ -60,6 +60,7 @@ for s in "${suites[@]}"; do
 	vars=$(sed '/^include /d' "$mk" | make -s --no-print-directory -f - \
 		-E 'print: ; @echo "$(TEST_PROGS)|$(TEST_FILES)|$(TEST_INCLUDES)|$(TEST_GEN_PROGS_EXTENDED)"' print)
 	IFS='|' read -r progs files includes gen <<<"$vars"
+	gen_of[$s]=$gen includes_of[$s]=$includes
 	check_eq "$s: the Makefile runs run.sh" "run.sh" "$progs"
 	grep -qx 'include ../../lib.mk' "$mk" || fail "$s: the Makefile includes kselftest's lib.mk" "no 'include ../../lib.mk' in $mk"
 	want_files=$(find "$dir" -maxdepth 1 -type f ! -name run.sh ! -name Makefile ! -name settings \
@@ -116,24 +117,21 @@ for s in "${suites[@]}"; do
 	done
 done
 
-# kselftest's install, as a distribution or a CI packs the suites.
-frame=$(scripts/kselftest-frame.sh) || bail "no kselftest frame"
-work=$(mktemp -d "${TMPDIR:-/tmp}/check-selftests.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cp -r "$frame/tools" "$frame/scripts" "$work/"
-cp -r tests/selftests "$work/tools/testing/selftests/iotally"
+# kselftest's install, as a distribution or a CI packs the suites, from
+# the suites laid out in kselftest's frame (scripts/kselftest-stage.sh).
+stage=$(scripts/kselftest-stage.sh) || bail "no kselftest stage"
+inst=$(mktemp -d "${TMPDIR:-/tmp}/check-selftests.XXXXXX")
+trap 'rm -rf "$inst"' EXIT
 targets=$(printf 'iotally/%s ' "${suites[@]}")
 check_ok "kselftest's make install of every suite" \
-	make -s -C "$work/tools/testing/selftests" TARGETS="$targets" INSTALL_PATH="$work/install" install
-inst=$work/install
+	make -s -C "$stage/tools/testing/selftests" TARGETS="$targets" INSTALL_PATH="$inst" install
 for s in "${suites[@]}"; do
 	missing=
-	gen=$(sed -n 's/^TEST_GEN_PROGS_EXTENDED := //p' "tests/selftests/$s/Makefile")
-	for f in run.sh $(cd "tests/selftests/$s" && ls) $gen; do
+	for f in run.sh $(cd "tests/selftests/$s" && ls) ${gen_of[$s]:-}; do
 		[[ $f == kernels || $f == Makefile ]] && continue
 		[[ -e $inst/iotally/$s/$f ]] || missing+=" $f"
 	done
-	for inc in $(sed -n 's/^TEST_INCLUDES := //p' "tests/selftests/$s/Makefile"); do
+	for inc in ${includes_of[$s]:-}; do
 		[[ -e $inst/iotally/$s/$inc ]] || missing+=" $inc"
 	done
 	check_eq "installed: $s has its files and includes" "" "${missing# }"

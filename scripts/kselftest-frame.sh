@@ -4,8 +4,9 @@
 # Print the root of kselftest's frame, taken from Debian's linux-source-6.12
 # into build/src/kselftest once: tools/testing/selftests/{Makefile,lib.mk,
 # run_kselftest.sh}, its kselftest/ folder (the runner, ktap_helpers.sh) and
-# the one file of scripts/ its Makefile includes. Our suites (tests/selftests) go into its
-# iotally/ folder, in a guest (tests/vm/mkinitramfs.sh) or in the kernel
+# the one file of scripts/ its Makefile includes. Our suites
+# (tests/selftests) go into its iotally/ folder, in a guest
+# (scripts/kselftest-stage.sh, tests/vm/mkinitramfs.sh) or in the kernel
 # tree (the mail series), and run with
 #   make -C tools/testing/selftests TARGETS=iotally/SUITE run_tests
 set -euo pipefail
