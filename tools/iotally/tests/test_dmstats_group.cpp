@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
+#include "error_text.hpp"
 #include "iotally/dmstats_group.hpp"
 #include "iotally/error.hpp"
 
@@ -18,12 +19,7 @@ TEST(IdList, ParseAndFormat) {
 }
 
 std::string id_list_error(const char* text) {
-    try {
-        parse_id_list(text);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "accepted";
+    return test::error_text([text] { parse_id_list(text); });
 }
 
 TEST(IdList, ErrorsNameTheItemAndTheList) {

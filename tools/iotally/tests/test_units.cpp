@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
+#include "error_text.hpp"
 #include "iotally/error.hpp"
 #include "iotally/units.hpp"
 
@@ -51,12 +52,7 @@ TEST(Units, DurationListsIncrease) {
 }
 
 std::string duration_list_error(const char* text) {
-    try {
-        parse_duration_list_ns(text);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "accepted";
+    return test::error_text([text] { parse_duration_list_ns(text); });
 }
 
 TEST(Units, DurationListErrorsNameTheItem) {
