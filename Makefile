@@ -12,7 +12,8 @@
 #   make check-debug  the KASAN + lockdep kernel: KUnit, stress, engine and statistics suites
 #   make check-kmsan  the KMSAN kernel (clang): KUnit and the dm-stats suites (not in make check)
 #   make check-i386  our KUnit suites on a 32-bit (ARCH=i386, SMP) kernel in qemu-system-i386
-#   make demo       boot the patched kernel and watch iotally report live I/O
+#   make demo       watch iotally report live I/O in a guest of Debian's stock kernel with
+#                   our modules (KERNEL=patched: our patched kernel, a kernel build first)
 #   make bench      A/B benchmarks against the stock kernel
 #   make fuzz-dm    dm-stats differential fuzzing, stock engine against ours
 #                   (SEED=N or SEED="N M ...", STEPS=N; default: a new seed, 10000 steps;
@@ -53,6 +54,7 @@ help:
 # Idempotent and quick when everything is installed: every target runs it.
 deps:
 	@scripts/deps.sh $(DEB_PACKAGES)
+	@scripts/otlp-receiver.sh >/dev/null || echo "deps: no OTLP receiver: the OTLP end-to-end test will fail" >&2
 
 tree: deps
 	scripts/kernel-tree.sh $(KERNEL_SOURCE_TAR) $(KERNEL_SOURCE_DIR)
@@ -63,16 +65,19 @@ kernel: tree
 kunit: tree
 	scripts/kunit-uml.sh
 
-modules: tree
+modules: deps
 	@set -e; ran=0; for s in scripts/modules.sh scripts/statistic-module.sh; do \
 		if [ -x $$s ]; then $$s; ran=1; fi; done; \
 	[ $$ran = 1 ] || echo "modules: no out-of-tree module in this tree yet"
 
+# TOOLS_TARGET: one CMake target instead of all (the demo builds only the
+# iotally command, not the unit tests: a third of a cold build).
+TOOLS_TARGET ?=
 tools: deps
 	@if [ -f tools/iotally/CMakeLists.txt ]; then \
 		cmake -S tools/iotally -B $(BUILD)/tools -DCMAKE_BUILD_TYPE=Release -DIOTALLY_WERROR=ON \
 			-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache && \
-		cmake --build $(BUILD)/tools -j$$(nproc); \
+		cmake --build $(BUILD)/tools -j$$(nproc) $(if $(TOOLS_TARGET),--target $(TOOLS_TARGET)); \
 	else echo "tools: tools/iotally is not in this tree yet"; fi
 
 check: deps
@@ -87,8 +92,16 @@ check-i386: tree
 check-kmsan: deps
 	scripts/check-kmsan.sh
 
-demo: kernel tools
-	scripts/demo.sh
+# The stock demo needs no kernel build: make modules and make tools only.
+KERNEL ?= stock
+ifneq ($(filter demo,$(MAKECMDGOALS)),)
+ifeq ($(filter stock patched,$(KERNEL)),)
+$(error KERNEL=$(KERNEL): make demo takes KERNEL=stock (the default) or KERNEL=patched)
+endif
+endif
+demo: $(if $(filter patched,$(KERNEL)),kernel,modules)
+	$(MAKE) --no-print-directory tools TOOLS_TARGET=iotally_bin
+	scripts/demo.sh $(KERNEL)
 
 bench: deps
 	scripts/bench.sh

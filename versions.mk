@@ -28,9 +28,23 @@ DEB_PACKAGES := \
 	libdevmapper-dev libnl-3-dev libnl-genl-3-dev libcli11-dev libfmt-dev \
 	nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
-	libtracefs-dev libtraceevent-dev bpftrace \
+	libtracefs-dev libtraceevent-dev bpftrace libbpf-dev bpftool \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter shellcheck \
 	mmdebstrap mdadm nfs-kernel-server
+
+# The OTLP receiver of the tests of `iotally serve --otlp`
+# (scripts/otlp-receiver.sh): VictoriaMetrics from Debian 13, whose
+# /opentelemetry/v1/metrics takes OTLP/HTTP protobuf and whose PromQL
+# (MetricsQL) answers the queries. Debian's Prometheus cannot serve: its
+# package disables the OTLP write receiver in every release (12's 2.42 is
+# older than the receiver, 13's 2.53.3+ds1-2 and unstable's 3.5.3+ds1-6 are
+# built without it, Debian bug #1080354). The binary of this package is
+# downloaded from the pool of apt's Debian mirror, checked against the sha256 (_SHA) and cached,
+# never installed; it runs on Debian 12 (libc 2.36, libzstd 1.5.4).
+OTLP_RECEIVER_VERSION := 1.112.0+ds1-2
+OTLP_RECEIVER_DEB     := pool/main/v/victoriametrics/victoria-metrics_1.112.0+ds1-2_amd64.deb
+OTLP_RECEIVER_SHA     := 1d3717f1a8ab5bf690271095dd286730f6fb0761cc8c09c0fc8f529c9838f346
+OTLP_RECEIVER_BINARY  := usr/bin/victoria-metrics
 
 # The Debian releases iotally is packaged for and proven on, each built in
 # a clean chroot of its own (scripts/deb.sh: make deb SUITE=...) and tested
@@ -56,14 +70,14 @@ bookworm.KERNEL_DEB_VERSION := $(KERNEL_DEB_VERSION)
 bookworm.KERNEL_RELEASE     := $(KERNEL_RELEASE)
 bookworm.UPDATE_KERNEL      := 6.12.117+deb12-cloud-amd64
 bookworm.RUNTIME := gcc-12 libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt9 \
-	libstdc++6 libcpp-httplib0.11 libtracefs1 libtraceevent1 adduser
+	libstdc++6 libcpp-httplib0.11 libtracefs1 libtraceevent1 libbpf1 adduser
 
 trixie.NUMBER             := 13
 trixie.KERNEL_DEB_VERSION := 6.12.117-1
 trixie.KERNEL_RELEASE     := 6.12.117+deb13-amd64
 trixie.UPDATE_KERNEL      := 6.12.117+deb13-cloud-amd64
 trixie.RUNTIME := gcc-14 libdevmapper1.02.1 libnl-3-200 libnl-genl-3-200 libfmt10 \
-	libstdc++6 libcpp-httplib0.18 libtracefs1 libtraceevent1 adduser
+	libstdc++6 libcpp-httplib0.18 libtracefs1 libtraceevent1 libbpf1 adduser
 
 # The build chroot of make deb (scripts/deb.sh): mmdebstrap's buildd variant
 # (build-essential), these, the release's linux-source-6.12 at its pinned

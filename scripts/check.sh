@@ -5,17 +5,21 @@
 #
 #   1. user space: ctest (GCC Release build, clang ASan+UBSan build, libFuzzer
 #      runs), every build with warnings as errors; the docs name no build path
-#   2. the patched kernel: KUnit at boot and the guest suites, then its
-#      KASAN + lockdep build: KUnit and the concurrency suites, then the
-#      same at HZ=300 with everything of ours as modules: KUnit as modules
-#      and the fuzzing with upstream's dm-mod rebuilt for it and with ours,
-#      then our KUnit suites on a 32-bit kernel (ARCH=i386)
+#   2. the patched kernel: KUnit at boot and the guest suites, and its
+#      KASAN + lockdep build (in the background beside them): KUnit and
+#      the concurrency suites, then the same at HZ=300 with everything of
+#      ours as modules: KUnit as modules and the fuzzing with upstream's
+#      dm-mod rebuilt for it and with ours, then our KUnit suites on a
+#      32-bit kernel (ARCH=i386)
 #   3. the stock Debian kernel: the guest suites
 #   4. the stock kernel with our dm-mod.ko in place of Debian's, also with
 #      255 possible CPUs (the dm-stats-targets suite)
-#   5. dm-stats differential fuzzing: the transcripts of 2-4 compared (at
+#   5. make deb's packages in a real Debian 12 guest (tests/debian/run.sh)
+#      (3, 4 and 5 need no kernel of ours: they run one after another in
+#      the background from the start of 2, and their output is printed
+#      when they are joined, before 6)
+#   6. dm-stats differential fuzzing: the transcripts of 2-4 compared (at
 #      HZ=300: ours against upstream's, on the HZ=300 kernel)
-#   6. make deb's packages in a real Debian 12 guest (tests/debian/run.sh)
 #
 # A part that cannot build or run counts as a failure, and the remaining
 # parts still run. Exit status: 0 only if nothing failed.
@@ -43,6 +47,23 @@ fi
 export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 
 total_pass=0 total_fail=0 total_skip=0
+
+# The parts that run in the background (below) are joined before the end;
+# make check interrupted takes them down with it.
+stop_background() {
+	local pid
+	for pid in $(jobs -p); do
+		pkill -TERM -P "$pid"
+		kill -TERM "$pid"
+	done 2>/dev/null
+}
+trap stop_background EXIT
+
+# part NAME: a part's header, with the minutes since make check started, so
+# that a CI log read afterwards shows where the time went.
+part() {
+	printf '=== %s (at %dm%02ds)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60))
+}
 summary=()
 # Each failed test's line, repeated above the last line: a CI log shown
 # only by its tail still names what failed.
@@ -66,10 +87,15 @@ record() {
 step() {
 	local name=$1
 	shift
-	echo "=== $name"
-	if "$@" >"$logs/$name.log" 2>&1; then
-		return 0
-	fi
+	part "$name"
+	"$@" >"$logs/$name.log" 2>&1
+	step_result "$name" $?
+}
+
+# step_result NAME RC: count a finished build step (its log build/logs/NAME.log).
+step_result() {
+	local name=$1
+	(($2 == 0)) && return 0
 	echo "not ok - $name failed; last lines of build/logs/$name.log:"
 	failed "not ok - $name failed (build/logs/$name.log)"
 	tail -n 30 "$logs/$name.log" | sed 's/^/    /'
@@ -83,7 +109,7 @@ ctest_part() {
 	shift 2
 	step "$name-build" bash -c 'cmake -S tools/iotally -B "$0" "$@" && cmake --build "$0" -j"$(nproc)"' \
 		"$dir" -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" || return 0
-	echo "=== $name"
+	part "$name"
 	ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" >"$logs/$name.log" 2>&1
 	local rc=$? line p f lines
 	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$logs/$name.log" | tail -n 1)
@@ -111,10 +137,16 @@ guest() {
 
 # guest_with RUNNER NAME ARGS...: a guest runner that ends with "RESULT p f s".
 guest_with() {
-	local runner=$1 name=$2 line lines
+	local runner=$1 name=$2
 	shift 2
-	echo "=== guest $name"
+	part "guest $name"
 	"$runner" --name "$name" "$@" 2>&1 | tee "$logs/guest-$name.out" | grep -v '^RESULT '
+	guest_account "$name"
+}
+
+# guest_account NAME: count a finished guest's result from its output file.
+guest_account() {
+	local name=$1 line lines
 	line=$(grep '^RESULT ' "$logs/guest-$name.out" | tail -n 1)
 	mapfile -t lines < <(grep -E '^(not ok |[^ ]+: not ok )' "$logs/guest-$name.out")
 	failed "${lines[@]}"
@@ -127,11 +159,19 @@ guest_with() {
 	fi
 }
 
+# guest_quiet NAME ARGS...: one tests/vm/run.sh boot into its output file
+# only, for a chain of guests in the background (background_guests).
+guest_quiet() {
+	local name=$1
+	shift
+	tests/vm/run.sh --name "$name" "$@" >"$logs/guest-$name.out" 2>&1
+}
+
 # tap_part NAME CMD...: a host command that prints TAP.
 tap_part() {
 	local name=$1 p f
 	shift
-	echo "=== $name"
+	part "$name"
 	"$@" >"$logs/$name.log" 2>&1
 	local rc=$? lines
 	p=$(grep -c '^ok ' "$logs/$name.log")
@@ -139,7 +179,12 @@ tap_part() {
 	grep -A 40 '^not ok ' "$logs/$name.log" | head -n 80
 	mapfile -t lines < <(grep '^not ok ' "$logs/$name.log" | sed "s/^/$name: /")
 	failed "${lines[@]}"
-	((rc != 0 && f == 0)) && f=1 && failed "not ok - $name: exited with rc=$rc"
+	if ((rc != 0 && f == 0)); then
+		f=1
+		failed "not ok - $name: exited with rc=$rc"
+		echo "not ok - $name: exited with rc=$rc; last lines of build/logs/$name.log:"
+		tail -n 10 "$logs/$name.log" | sed 's/^/    /'
+	fi
 	record "$name" "$p" "$f" 0
 }
 
@@ -157,11 +202,10 @@ kunit_suites=$(scripts/kunit-suite-count.sh)
 if [[ -f tools/iotally/CMakeLists.txt ]]; then
 	# Warnings are errors in every build of ours (a user's build has none):
 	# GCC at -O3, as a distribution builds, whose binary the guests run;
-	# clang with ASan and UBSan; clang's libFuzzer targets.
+	# clang with ASan and UBSan, which also builds and runs the libFuzzer
+	# targets (one clang build: a second would only cost CI time).
 	ctest_part ctest build/tools -DCMAKE_BUILD_TYPE=Release -DIOTALLY_WERROR=ON
-	ctest_part ctest-asan build/tools-clang-asan -DCMAKE_BUILD_TYPE=Debug -DIOTALLY_SANITIZE=ON \
-		-DIOTALLY_WERROR=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
-	ctest_part ctest-fuzz build/tools-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIOTALLY_FUZZ=ON \
+	ctest_part ctest-asan build/tools-clang-asan -DCMAKE_BUILD_TYPE=Debug -DIOTALLY_FUZZ=ON \
 		-DIOTALLY_WERROR=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 fi
 # The documentation names no path of the machine it was written on.
@@ -177,12 +221,86 @@ step test-helpers scripts/test-helpers.sh &&
 	fuzz_args=(--data "$fuzz_data")
 echo "=== dm-stats fuzzing: seeds $fuzz_seeds, $fuzz_steps steps each (replay one: make fuzz-dm SEED=S STEPS=$fuzz_steps)"
 
+# 3. the stock kernel: snoop, tasks and the cgroup families on iotally's
+# BPF backend, and the suites of ours that need no kernel of ours; 4. the
+# same kernel with our engine as a module. They need no kernel of ours, so
+# they run in the background while ours build and boot: a TCG guest waits
+# on its timers for much of its time (the stock guest took 568 s in CI and
+# about as long beside a loaded host), which the builds fill. Their output
+# is printed when they are joined, before the fuzzing comparison.
+
+# The generic statistics layer and its sample, out of tree for the stock
+# kernel: the statistic suite loads them there.
+stock_modules=()
+if [[ -x scripts/statistic-module.sh ]] && step statistic-modules-build scripts/statistic-module.sh; then
+	stock_modules=(--extra-module build/modules/statistic.ko --extra-module build/modules/statistic_sample.ko)
+fi
+ourdm=0
+[[ -x scripts/modules.sh ]] && step modules-build make -s modules && ourdm=1
+# struct dm_io, stock against ours, with the stock kernel's headers: at most
+# 8 bytes more per bio (pahole; 25 s). After make modules, which extracts
+# the pristine drivers/md it compares with when the kernel tree is not
+# there yet (a clean clone).
+tap_part dm-io-size scripts/dm-io-size.sh
+background_names=(stock)
+((ourdm)) && background_names+=(stock-ourdm stock-ourdm-cpus255) && fuzz_guests+=("$logs/stock-ourdm")
+part "guests ${background_names[*]} and make deb's: started in the background"
+(
+	# shellcheck disable=SC2046
+	guest_quiet stock --kernel stock --timeout 2400 "${stock_modules[@]}" "${fuzz_args[@]}" \
+		$(scripts/guest-suites.sh stock)
+	((ourdm)) || exit 0
+	# shellcheck disable=SC2046
+	guest_quiet stock-ourdm --kernel stock --timeout 1800 --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" \
+		"${fuzz_args[@]}" $(scripts/guest-suites.sh ourdm)
+	# the same engine with 255 possible CPUs (2 online): every target's
+	# counters and times with folds over 255 CPUs' blocks, and the engine's
+	# memory per region at N = 255 (2 minutes, most of it the boot)
+	guest_quiet stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
+		--suite dm-stats-targets --suite dm-stats-engine
+	# 5. Debian 12 as a server runs iotally: make deb's packages installed
+	# with apt, DKMS building dm-mod for Debian's kernel, systemd, udev and
+	# lvm2 in the mmdebstrap guest (its image is cached under
+	# $HOME/.cache/iotally).
+	make -s deb >"$logs/deb.log" 2>&1
+	echo $? >"$logs/deb.rc"
+	[[ $(<"$logs/deb.rc") == 0 ]] &&
+		tests/debian/run.sh --name debian >"$logs/guest-debian.out" 2>&1
+) &
+background_guests=$!
+
 # HZ=300, where jiffies_to_msecs() rounds (HZ=250 divides 1000): our
 # kernel with everything of ours as modules (scripts/kernel-hz.sh); built
 # before the patches part, whose modular build shares its objects.
 hz300=0
 step kernel-hz300-build scripts/kernel-hz.sh 300 && hz300=1
-if step kernel-build make -s kernel; then
+kernel_ok=0
+step kernel-build make -s kernel && kernel_ok=1
+
+# 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
+# and the suites whose "kernels" file says debug (those that run our kernel
+# code concurrently); any splat fails. Built and booted in the background
+# while the patched kernel's guests run (they wait on timers much of the
+# time); joined before the selftests-form part, which reads its .config.
+part "kernel-debug-build, guests kasan kasan-cpus64: started in the background"
+(
+	make -s kernel DEBUG=1 >"$logs/kernel-debug-build.log" 2>&1
+	echo $? >"$logs/kernel-debug-build.rc"
+	[[ $(<"$logs/kernel-debug-build.rc") == 0 ]] || exit 0
+	# shellcheck disable=SC2046
+	# (a guest's time limit is for a hang: these share the CPUs with the
+	# foreground, so they get more than alone)
+	guest_quiet kasan --kernel patched --debug --timeout 3000 --kunit-suites "$kunit_suites" \
+		$(scripts/guest-suites.sh debug)
+	# with 64 possible CPUs (2 online): KUnit, and removing a device with
+	# 1 GiB of counters in 64 per-CPU blocks raises no soft lockup or RCU
+	# stall (1.5 minutes)
+	guest_quiet kasan-cpus64 --kernel patched --debug --maxcpus 64 --kunit-suites "$kunit_suites" \
+		--suite dm-stats-remove
+) &
+debug_guests=$!
+
+if ((kernel_ok)); then
 	tap_part kernel-lint scripts/lint-kernel.sh
 	# no call runs back up a stack of our kernel files (iotally-development.rst)
 	tap_part kernel-layers scripts/check-layers.sh
@@ -215,19 +333,6 @@ if step kernel-build make -s kernel; then
 	guest bpftrace --kernel patched --mem 2048 $(scripts/guest-suites.sh bpftrace)
 fi
 
-# 2b. the same kernel with KASAN and lockdep (configs/debug.config): KUnit
-# and the suites whose "kernels" file says debug (those that run our kernel
-# code concurrently); any splat fails.
-if step kernel-debug-build make -s kernel DEBUG=1; then
-	# shellcheck disable=SC2046
-	guest kasan --kernel patched --debug --kunit-suites "$kunit_suites" $(scripts/guest-suites.sh debug)
-	# with 64 possible CPUs (2 online): KUnit, and removing a device with
-	# 1 GiB of counters in 64 per-CPU blocks raises no soft lockup or RCU
-	# stall (1.5 minutes)
-	guest kasan-cpus64 --kernel patched --debug --maxcpus 64 --kunit-suites "$kunit_suites" \
-		--suite dm-stats-remove
-fi
-
 # 2c. HZ=300: upstream's engine, rebuilt for that kernel, is the fuzzing
 # oracle of ours on the same kernel (a guest each); our KUnit suites load as
 # modules after our dm-mod.
@@ -242,57 +347,53 @@ if ((hz300)); then
 		"${fuzz_args[@]}" $(scripts/guest-suites.sh modular)
 fi
 
-# The guest suites in kselftest's form: each one's Makefile, settings and
-# config (set in every kernel built above that it runs on), and kselftest's
-# own install of them all.
-tap_part selftests-form scripts/check-selftests.sh
-
 # 2d. our KUnit suites on a 32-bit SMP kernel in qemu-system-i386 (make
 # check-i386): no torn 64-bit counter, no 64-bit division (about 15 s
 # after a change with the build directory in place)
 guest_with scripts/kunit-i386.sh kunit-i386
 
-# The generic statistics layer and its sample, out of tree for the stock
-# kernel: the statistic suite loads them there.
-stock_modules=()
-if [[ -x scripts/statistic-module.sh ]] && step statistic-modules-build scripts/statistic-module.sh; then
-	stock_modules=(--extra-module build/modules/statistic.ko --extra-module build/modules/statistic_sample.ko)
+# 2b, started in the background above.
+part "joining the KASAN + lockdep kernel's build and guests"
+wait "$debug_guests"
+if step_result kernel-debug-build "$(cat "$logs/kernel-debug-build.rc" 2>/dev/null || echo 1)"; then
+	for name in kasan kasan-cpus64; do
+		part "guest $name (ran in the background)"
+		grep -v '^RESULT ' "$logs/guest-$name.out"
+		guest_account "$name"
+	done
 fi
 
-# 3. the stock kernel
-# shellcheck disable=SC2046
-guest stock --kernel stock "${stock_modules[@]}" "${fuzz_args[@]}" $(scripts/guest-suites.sh stock)
+# The guest suites in kselftest's form: each one's Makefile, settings and
+# config (set in every kernel built above that it runs on), and kselftest's
+# own install of them all.
+tap_part selftests-form scripts/check-selftests.sh
 
-# 4. the stock kernel with our engine as a module
-# struct dm_io, stock against ours, with the stock kernel's headers: at most
-# 8 bytes more per bio (pahole; 25 s)
-tap_part dm-io-size scripts/dm-io-size.sh
-if [[ -x scripts/modules.sh ]] && step modules-build make -s modules; then
-	# shellcheck disable=SC2046
-	guest stock-ourdm --kernel stock --dm-mod build/modules/dm-mod.ko "${stock_modules[@]}" "${fuzz_args[@]}" \
-		$(scripts/guest-suites.sh ourdm)
-	fuzz_guests+=("$logs/stock-ourdm")
-	# the same engine with 255 possible CPUs (2 online): every target's
-	# counters and times with folds over 255 CPUs' blocks, and the engine's
-	# memory per region at N = 255 (2 minutes, most of it the boot)
-	guest stock-ourdm-cpus255 --kernel stock --dm-mod build/modules/dm-mod.ko --maxcpus 255 \
-		--suite dm-stats-targets --suite dm-stats-engine
+# 3, 4 and 5: the stock kernel's guests and the Debian guest, started in the
+# background above.
+if [[ -n $background_guests ]]; then
+	part "joining the stock kernel's guests"
+	wait "$background_guests"
+	for name in "${background_names[@]}"; do
+		part "guest $name (ran in the background)"
+		grep -v '^RESULT ' "$logs/guest-$name.out"
+		guest_account "$name"
+	done
+	part "deb (ran in the background)"
+	if step_result deb "$(cat "$logs/deb.rc" 2>/dev/null || echo 1)"; then
+		part "guest debian (ran in the background)"
+		grep -v '^RESULT ' "$logs/guest-debian.out"
+		guest_account debian
+	fi
 fi
 
-# 5. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
+# 6. the fuzzing transcripts: ours (stock + our dm-mod.ko, patched) against
 # the stock engine's, one result per seed and guest.
 tap_part fuzz-dm scripts/fuzz-dm.sh compare "$logs/stock" "${fuzz_guests[@]}"
 ((hz300)) && tap_part fuzz-dm-hz300 scripts/fuzz-dm.sh compare --hz 300 "$logs/hz300-stock" "$logs/hz300"
 
-# 6. Debian 12 as a server runs iotally: make deb's packages installed with
-# apt, DKMS building dm-mod for Debian's kernel, systemd, udev and lvm2 in
-# the mmdebstrap guest (its image is cached under $HOME/.cache/iotally).
-if step deb make -s deb; then
-	guest_with tests/debian/run.sh debian
-fi
 
 echo
-echo "=== summary"
+part summary
 printf '%s\n' "${summary[@]}"
 if ((${#failures[@]} > 0)); then
 	echo "=== failed tests (${#failures[@]}; details above and in build/logs)"

@@ -20,7 +20,8 @@
 # The chroot is a tarball built once by mmdebstrap and cached under
 # $HOME/.cache/iotally (deb-chroot-SUITE-KEY.tar), the key a hash of its
 # package list: versions.mk DEB_BUILD_PACKAGES, the release's pinned
-# linux-source-6.12 and debian/control's Build-Depends. Every build unpacks
+# linux-source-6.12 and linux-image (whose BTF the BPF programs' vmlinux.h
+# is dumped from: debian/rules) and debian/control's Build-Depends. Every build unpacks
 # it afresh into build/deb-chroot/SUITE; the host's ccache directory is
 # bind-mounted into it, so a rebuild of unchanged sources is mostly hits.
 # No -dbgsym package (noautodbgsym): compressing its debug information
@@ -53,7 +54,7 @@ builddeps=$(sed -E "s/(^|, )linux-source-6\.12(,|$)/\1linux-source-6.12 (= $suit
 [[ $builddeps == *"linux-source-6.12 (= $suite_kernel_version)"* ]] ||
 	{ echo "deb: no linux-source-6.12 in debian/control's Build-Depends" >&2; exit 1; }
 options=(--variant=buildd --format=tar --aptopt='APT::Install-Recommends "false"'
-	--include="$(suite_var DEB_BUILD_PACKAGES | tr ' ' ','),linux-source-6.12=$suite_kernel_version"
+	--include="$(suite_var DEB_BUILD_PACKAGES | tr ' ' ','),linux-source-6.12=$suite_kernel_version,linux-image-$suite_release=$suite_kernel_version"
 	--customize-hook="chroot \"\$1\" apt-get satisfy -y -q -o APT::Build-Profiles=nocheck '$builddeps'"
 	--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*')
 key=$(printf '%s\n' "$suite" "${options[@]}" | sha256sum | cut -c1-16)

@@ -28,9 +28,9 @@ slack=8
 report=0
 [[ ${1:-} == --report ]] && report=1
 
-[[ -f $headers/Makefile ]] || { echo "dm-io-size: $headers missing (run make deps)" >&2; exit 1; }
+[[ -f $headers/Makefile ]] || bail "dm-io-size: $headers missing (run make deps)"
 [[ -d $pristine ]] || pristine=$top/build/modules/pristine/drivers/md
-[[ -d $pristine ]] || { echo "dm-io-size: no pristine drivers/md (run make tree)" >&2; exit 1; }
+[[ -d $pristine ]] || bail "dm-io-size: no pristine drivers/md (run make tree or make modules)"
 
 # build_dm_o DIR [CFLAGS]: DIR/dm.o, with debug info, from the sources in DIR
 build_dm_o() {

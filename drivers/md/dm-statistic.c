@@ -264,7 +264,7 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
 }
 
 /**
- * dm_statistic_exit() - wait for the statistics of removed devices
+ * dm_statistic_barrier() - wait for the statistics of removed devices
  *
  * The layer frees their data, and gives its memory back to dm-stats'
  * counter through dms_memory, after RCU and RCU Tasks grace periods:
@@ -272,7 +272,7 @@ void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end)
  *
  * Context: process context, may sleep.
  */
-void dm_statistic_exit(void)
+void dm_statistic_barrier(void)
 {
 	statistic_barrier();
 }

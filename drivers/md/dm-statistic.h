@@ -18,7 +18,7 @@ void dm_statistic_create(struct mapped_device *md);
 void dm_statistic_remove(struct mapped_device *md);
 void dm_statistic_io_begin(struct dm_io *io);
 void dm_statistic_io(struct dm_io *io, unsigned int sectors, bool end);
-void dm_statistic_exit(void);
+void dm_statistic_barrier(void);
 
 #else
 
@@ -27,7 +27,7 @@ static inline void dm_statistic_remove(struct mapped_device *md) {}
 static inline void dm_statistic_io_begin(struct dm_io *io) {}
 static inline void dm_statistic_io(struct dm_io *io, unsigned int sectors,
 				   bool end) {}
-static inline void dm_statistic_exit(void) {}
+static inline void dm_statistic_barrier(void) {}
 
 #endif
 

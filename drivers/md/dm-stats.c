@@ -685,7 +685,7 @@ int __init dm_statistics_init(void)
 void dm_statistics_exit(void)
 {
 	/* what the generic statistics layer still owes dm-stats' counter */
-	dm_statistic_exit();
+	dm_statistic_barrier();
 	/* regions and indexes queued for freeing by call_rcu() */
 	rcu_barrier();
 	if (WARN_ON(dm_stats_mem_used()))

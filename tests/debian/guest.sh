@@ -100,6 +100,51 @@ installed() {
 		'^[0-9]+ 128 [0-9]+ 16384$' "$iot"
 	check_eq "iotally report agrees with dmstats report over the same interval" "$dms" "$iot"
 
+	# The io provider and per-task I/O on Debian's own kernel, which has
+	# neither the io trace events nor per-task I/O in taskstats: the
+	# installed iotally runs them on its BPF programs. A direct read of the
+	# plain LV (LVM on the disk), then a buffered write + sync of a file on
+	# the encrypted file system and its read back after drop_caches.
+	iotally -v snoop >/run/snoop.out 2>/run/snoop.err &
+	snoop_pid=$!
+	wait_for 60 grep -q '^iotally: snoop: tracing' /run/snoop.err
+	check_match "snoop runs on the bpf backend" "^iotally: snoop: backend bpf " "$(cat /run/snoop.err)"
+	dd if=/dev/$vg/spare of=/dev/null bs=64k count=2 iflag=direct status=none
+	dd if=/dev/urandom of=/mnt/data/snoop.bin bs=64k count=4 status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	cat /mnt/data/snoop.bin >/dev/null
+	sleep 2
+	kill -INT $snoop_pid
+	wait $snoop_pid
+	check_eq "snoop ends cleanly on SIGINT" 0 "$?"
+	lv=$(basename "$(readlink -f /dev/$vg/spare)")
+	crypt=$(basename "$(readlink -f /dev/mapper/secret)")
+	check_eq "snoop: the LV's direct read on the LV and on the disk under it, 128 KiB each" \
+		"$lv 131072 vdb 131072" \
+		"$(awk -v lv="$lv" '$2 == "dd" && $5 == "R" && ($4 == lv || $4 == "vdb") &&
+			$8 ~ /spare|dm-/ { b[$4] += $6 } END { printf "%s %d vdb %d", lv, b[lv], b["vdb"] }' /run/snoop.out)"
+	check_eq "snoop: the file's write and read on dm-crypt, named, 256 KiB each" "R 262144 W 262144" \
+		"$(awk -v d="$crypt" '$4 == d && $8 == "/mnt/data/snoop.bin" { b[$5] += $6 }
+			END { printf "R %d W %d", b["R"], b["W"] }' /run/snoop.out)"
+	grep -E " ($lv|vdb|$crypt) " /run/snoop.out | grep -E 'snoop.bin|spare|dm-|<' | head -n 30 |
+		sed 's/^/# snoop: /'
+	# dd's own exec reads (its binary and libraries, cold after the
+	# drop_caches above) are its I/O too: a first run brings them in, so
+	# that the one measured does its 256 direct reads and nothing else.
+	dd if=/dev/$vg/spare of=/dev/null bs=4k count=1 iflag=direct status=none
+	iotally -v -j tasks --top -i 6 -n 100 >/run/top.json 2>/run/top.err &
+	top_pid=$!
+	wait_for 60 grep -q 'bpf program attached' /run/top.err
+	dd if=/dev/$vg/spare of=/dev/null bs=4k count=256 iflag=direct status=none &
+	dd_pid=$!
+	wait $dd_pid
+	wait $top_pid
+	check_eq "tasks --top exits 0 on the bpf backend" 0 "$?"
+	check_match "tasks --top: the exited dd read 1 MiB in 256 ops" \
+		"^\\{\"comm\":\"dd\",\"ops\":256,\"read_bytes\":1048576,\"tgid\":$dd_pid," \
+		"$(grep -o "{[^{}]*\"tgid\":$dd_pid,[^{}]*}" /run/top.json)"
+
 	# The exporter service.
 	check_eq "iotally-exporter is installed disabled" disabled \
 		"$(systemctl is-enabled iotally-exporter 2>&1)"
@@ -120,6 +165,31 @@ installed() {
 	check_eq "iotally-exporter is still active" active "$(systemctl is-active iotally-exporter)"
 	check_eq "iotally-exporter runs as the iotally user" iotally \
 		"$(stat -c %U "/proc/$(systemctl show -P MainPID iotally-exporter)")"
+	# Least privilege: exactly CAP_SYS_ADMIN (21), CAP_PERFMON (38) and
+	# CAP_BPF (39), effective and bounding; every source up, and with
+	# --cgroups (iotally's BPF programs under the unit's sandbox) cgroups too.
+	local pid caps=000000c000200000
+	pid=$(systemctl show -P MainPID iotally-exporter)
+	check_eq "iotally-exporter's CapEff is CAP_SYS_ADMIN, CAP_BPF, CAP_PERFMON" $caps \
+		"$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/$pid/status)"
+	check_eq "iotally-exporter's CapBnd is the same three" $caps \
+		"$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/$pid/status)"
+	check_eq "the unit's scrape: dm and block up" "block=1 dm=1" \
+		"$(scrape | sed -n 's/^iotally_source_up{source="\([^"]*\)"} \(.*\)/\1=\2/p' | tr '\n' ' ' | sed 's/ $//')"
+	cp /etc/default/iotally /run/default.iotally
+	echo 'IOTALLY_SERVE_OPTS="--cgroups"' >/etc/default/iotally
+	systemctl restart iotally-exporter
+	cgroups_up() { scrape | grep -q '^iotally_source_up{source="cgroups"} 1'; }
+	wait_for 60 cgroups_up
+	check_eq "the unit with --cgroups: dm, block and cgroups up" "block=1 cgroups=1 dm=1" \
+		"$(scrape | sed -n 's/^iotally_source_up{source="\([^"]*\)"} \(.*\)/\1=\2/p' | tr '\n' ' ' | sed 's/ $//')"
+	journalctl -u iotally-exporter -o cat _COMM=iotally | tail -n 3 | sed 's/^/# journal: /'
+	cp /run/default.iotally /etc/default/iotally
+	systemctl restart iotally-exporter
+	wait_for 30 scrape
+	# The monitoring mixin where the package puts it.
+	check_eq "the mixin is installed in /usr/share/iotally" \
+		"grafana-iotally.json iotally-alerts.yml iotally-rules.yml" "$(ls /usr/share/iotally | tr '\n' ' ' | sed 's/ $//')"
 
 	# A malformed configuration: refused, one line in the journal.
 	# The running exporter is stopped first: its "stopping" line is not

@@ -22,12 +22,20 @@ urlencode() {
 # prometheus_start NAME PORT "JOB=HOST:PORT..." [ARG...]: Prometheus on
 # 127.0.0.1:PORT in the background ($prom_pid), scraping each JOB every
 # second, with ARGs; its configuration /tmp/NAME.yml, its data /tmp/NAME,
-# its output /tmp/NAME.log.
+# its output /tmp/NAME.log. With $PROM_RULES (rule files, space-separated)
+# it evaluates them every second too.
 prometheus_start() {
 	_prom_name=$1 _prom_port=$2 _prom_jobs=$3
 	shift 3
 	{
-		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n'
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n'
+		if [ -n "${PROM_RULES:-}" ]; then
+			printf '  evaluation_interval: 1s\nrule_files:\n'
+			for _prom_rules in $PROM_RULES; do
+				printf '  - %s\n' "$_prom_rules"
+			done
+		fi
+		printf 'scrape_configs:\n'
 		for _prom_job in $_prom_jobs; do
 			printf "  - job_name: %s\n    static_configs: [{targets: ['%s']}]\n" \
 				"${_prom_job%%=*}" "${_prom_job#*=}"

@@ -41,6 +41,8 @@ wanted_modules+=(dm-crypt xts dm-thin-pool dm-snapshot dm-mirror dm-cache dm-cac
 # ext2 file systems (iotally --file): the stock kernel mounts them with ext4.ko,
 # which needs a crc32c driver.
 wanted_modules+=(ext4 crc32c_generic)
+# md raid1 (md-mod with it): the io-trace and iotally suites build arrays.
+wanted_modules+=(raid1)
 # The NFS client where it is modular (configs/modular.config): io-trace.
 wanted_modules+=(nfs nfsv4)
 # Our KUnit suites as modules (kernel-hz.sh's kernel), for their suite only.
@@ -75,11 +77,20 @@ case " $suites " in
 esac
 # iostat -x beside iotally report -x (demo and iotally suites).
 programs+=(/usr/bin/iostat)
-# Upstream getdelays, built unmodified from the kernel source (taskstats suite).
-[[ -x $top/scripts/getdelays.sh ]] && "$top/scripts/getdelays.sh" >&2
-# Prometheus, promtool and node_exporter for the serve suites only (120 MB).
+# Upstream getdelays, built unmodified from the kernel source, for the suites
+# that run it (taskstats, taskstats-listeners): scripts/getdelays.sh needs the
+# kernel tree, which a guest of the stock kernel without them (make demo)
+# must not wait for.
 case " $suites " in
-*" serve "* | *" serve-native "*) programs+=(/usr/bin/prometheus /usr/bin/promtool /usr/bin/prometheus-node-exporter) ;;
+*" taskstats "* | *" taskstats-listeners "*)
+	if [[ -x $top/scripts/getdelays.sh ]]; then
+		"$top/scripts/getdelays.sh" >&2
+	fi
+	;;
+esac
+# Prometheus, promtool and node_exporter for the serve suites and mixin only (120 MB).
+case " $suites " in
+*" serve "* | *" serve-native "* | *" mixin "*) programs+=(/usr/bin/prometheus /usr/bin/promtool /usr/bin/prometheus-node-exporter) ;;
 esac
 # Our own user-space programs, when they have been built.
 for p in "$top"/build/tools/iotally "$top"/build/tests/bin/*; do
@@ -193,9 +204,12 @@ if [[ -n $data ]]; then
 	mkdir -p "$root/data"
 	cp -r "$data/." "$root/data/"
 fi
-# The Grafana dashboard, whose queries serve-native runs against Prometheus.
-install -D -m 0644 "$top/tools/iotally/contrib/grafana-iotally.json" \
-	"$root/usr/share/iotally/grafana-iotally.json"
+# The monitoring mixin where the package installs it (its rules, alerts and
+# Grafana dashboard), with the list of its queries: serve-native and mixin
+# run them against Prometheus.
+for f in grafana-iotally.json iotally-rules.yml iotally-alerts.yml queries.txt; do
+	install -D -m 0644 "$top/tools/iotally/contrib/mixin/$f" "$root/usr/share/iotally/$f"
+done
 # Benchmarks run as suites named bench/NAME (tests/bench/NAME/run.sh).
 [[ -d $top/tests/bench ]] && cp -r "$top/tests/bench" "$root$selftests/iotally/bench"
 {

@@ -10,6 +10,16 @@
 # tasks doing the I/O, the generic statistics layer, Prometheus text, and
 # iostat -x beside iotally report -x on the same device.
 #
+# It runs on two kernels (scripts/demo.sh): Debian's stock kernel with our
+# dm-mod.ko and statistic.ko (make demo, the default) and our patched kernel
+# (make demo KERNEL=patched). The tasks doing the I/O and the io provider's
+# lines come from the patched kernel's per-task I/O and io trace events
+# there, and from iotally's BPF programs on the stock kernel, with the same
+# output. One step needs what only the patched kernel has today, and says
+# so where it does not run: the statistics layer of the dm device
+# (dm_mod.statistic, which our out-of-tree dm-mod.ko does not have: it has
+# no dm-statistic.o).
+#
 # What a user reads is the commands and their output; the checks behind them
 # print TAP lines that scripts/demo.sh keeps out of sight.
 . ../lib.sh
@@ -32,11 +42,39 @@ shown() {
 }
 
 require_cmd iotally
+# Which kernel: ours has device-mapper built in; on Debian's, dm_mod is a
+# module (the guest's init loaded our dm-mod.ko in place of Debian's), and
+# only a loadable module has /sys/module/NAME/initstate.
+if [ -e /sys/module/dm_mod/initstate ]; then
+	KERNEL=stock
+	source="iotally's BPF programs"
+	# A statistics layer for dm devices only if this dm-mod has one.
+	layer=0
+	[ -e /sys/module/dm_mod/parameters/statistic ] && layer=1
+	version=$(cat /sys/module/dm_mod/version 2>/dev/null)
+	echo "iotally demo on Debian's stock kernel $(uname -r), with our dm-stats engine as"
+	echo "dm-mod.ko (${version:-no version}) and the statistics layer as statistic.ko."
+	# Our engine, not Debian's (which has no version): make modules' build.
+	check_match "the stock kernel runs our dm-mod.ko ($version)" '^iotally-' "$version"
+	check_ok "the statistics layer loads on the stock kernel" modprobe statistic
+	check_eq "the statistics layer is in debugfs" yes \
+		"$([ -d /sys/kernel/debug/statistics ] && echo yes || echo no)"
+else
+	KERNEL=patched
+	source="the patched kernel"
+	layer=1
+	echo "iotally demo on the patched kernel $(uname -r)."
+fi
 modprobe brd rd_nr=1 rd_size=$((SECTORS / 2)) max_part=0 || bail "cannot load brd"
 # Both are off by default: per-task I/O accounting, and the generic
-# statistics layer's interface for new mapped devices.
-echo 1 >/proc/sys/kernel/task_io_stats || bail "cannot switch per-task I/O accounting on"
-echo 1 >/sys/module/dm_mod/parameters/statistic || bail "cannot give new devices statistics"
+# statistics layer's interface for new mapped devices. The patched kernel
+# must have both.
+if [ "$KERNEL" = patched ]; then
+	echo 1 >/proc/sys/kernel/task_io_stats || bail "cannot switch per-task I/O accounting on"
+fi
+if [ "$layer" = 1 ]; then
+	echo 1 >/sys/module/dm_mod/parameters/statistic || bail "cannot give new devices statistics"
+fi
 dmsetup create --noudevsync "$DEV" \
 	--table "0 $SECTORS delay /dev/ram0 0 $RDELAY /dev/ram0 0 $WDELAY" ||
 	bail "cannot create the dm-delay device"
@@ -49,7 +87,7 @@ echo "more, every write ${WDELAY} ms more (released on a jiffy: up to one 4 ms t
 say "A region over the whole device, with a latency histogram (precise timestamps: the default with --histogram)"
 shown "create a region with a histogram" iotally create "$DEV" --areas 4 --histogram 2ms,4ms,8ms,16ms,32ms,64ms
 region=$out
-iotally stat on "$IFACE" >/dev/null 2>&1
+[ "$layer" = 1 ] && iotally stat on "$IFACE" >/dev/null 2>&1
 
 fio --name=reads --filename=/dev/mapper/$DEV --direct=1 --rw=randread --bs=4k --size=32m \
 	--iodepth=1 --rate_iops=40 --time_based --runtime=40 --output=/dev/null --eta=never &
@@ -78,8 +116,16 @@ check_eq "the device's r_await is at least dm-delay's ${RDELAY} ms ($dev_await)"
 say "One frame of top: the busiest regions, with a heat strip of their areas"
 shown "one frame of top" iotally top -c 1 -i 2
 
-say "The tasks doing the I/O (per-task I/O from taskstats)"
+say "The tasks doing the I/O (per-task I/O from $source)"
 shown "tasks --top" iotally tasks --top -i 2 -n 4
+check_match "tasks --top: fio is among the tasks doing the I/O" " fio " "$out"
+
+say "The io provider: one line per I/O, with its latency (from $source)"
+shown "snoop: 6 lines on $KNAME" iotally snoop --device "$KNAME" --count 6
+# dm-delay holds an I/O for its delay rounded up to jiffies from the jiffy
+# it arrived in: at HZ=250, 5 ms is 2 ticks, so at least one whole 4 ms tick.
+check_eq "snoop: 6 lines, fio's I/Os on $KNAME, each held at least a 4 ms tick" 6 \
+	"$(printf '%s\n' "$out" | awk -v d="$KNAME" '$2 == "fio" && $4 == d && $7 >= 4' | wc -l)"
 
 say "The same device as iostat -x shows it, and as iotally report -x shows it"
 shown "iostat -x" iostat -x -t "$KNAME" 1 2
@@ -116,10 +162,16 @@ before=$(dmsetup message "$DEV" 0 @stats_print "$region")
 iotally report "$DEV" >/dev/null
 check_eq "reading cleared nothing" "$before" "$(dmsetup message "$DEV" 0 @stats_print "$region")"
 
-say "The generic statistics layer (debugfs) of the same device"
-echo "# iotally stat show $IFACE   (latencies_read, in microseconds; empty buckets left out)"
-check_ok "stat show" iotally stat show "$IFACE"
-printf '%s\n' "$out" | sed -n '/^latencies_read (array)/,/^$/p' | awk 'NR <= 2 || $2 != 0' 
+if [ "$layer" = 1 ]; then
+	say "The generic statistics layer (debugfs) of the same device"
+	echo "# iotally stat show $IFACE   (latencies_read, in microseconds; empty buckets left out)"
+	check_ok "stat show" iotally stat show "$IFACE"
+	printf '%s\n' "$out" | sed -n '/^latencies_read (array)/,/^$/p' | awk 'NR <= 2 || $2 != 0'
+else
+	say "The generic statistics layer of the same device: not on this kernel"
+	echo "(statistic.ko is loaded, but our out-of-tree dm-mod.ko gives dm devices no interface"
+	echo " in it (no dm_mod.statistic): make demo KERNEL=patched shows it.)"
+fi
 
 say "Prometheus text (iotally export --prometheus), an excerpt"
 run iotally export --prometheus

@@ -530,95 +530,9 @@ check_eq "NFS read: readahead reads the file's bytes, named" 262144 \
 		$5 ~ /R/ { s += $7 } END { print s + 0 }')"
 nfs_stop
 
-# --- iotally snoop: its own instance, lines, filters, JSON, summaries ---
-# snoop_start OUT ARGS...: iotally snoop in the background, once it traces
-snoop_start() {
-	_o=$1
-	shift
-	iotally "$@" >$T/$_o 2>$T/$_o.err &
-	snpid=$!
-	_i=0
-	until [ -e $TR/instances/iotally-snoop-$snpid/events/io/start/enable ] &&
-		[ "$(cat $TR/instances/iotally-snoop-$snpid/tracing_on 2>/dev/null)" = 1 ]; do
-		_i=$((_i + 1))
-		kill -0 $snpid 2>/dev/null || break
-		[ $_i -le 300 ] || break
-		sleep 0.1
-	done
-	sleep 0.5
-}
-if command -v iotally >/dev/null; then
-	snoop_start snoop.lines snoop --file /mnt/a/dir/snoop
-	$DD if=/dev/urandom of=/mnt/a/dir/snoop.bin bs=64k count=2 oflag=direct status=none
-	$DD if=/dev/urandom of=/mnt/a/dir/other.bin bs=64k count=1 oflag=direct status=none
-	sleep 1
-	kill -TERM $snpid
-	wait $snpid
-	check_eq "snoop: SIGTERM ends it cleanly" 0 "$?"
-	# Trace instance names are ours (no blank, no newline): ls | grep is exact.
-	# shellcheck disable=SC2010
-	check_eq "snoop: its instance is gone" "" "$(ls $TR/instances | grep iotally-snoop)"
-	check_match "snoop: the header" \
-		"^ +TIME\(s\) COMM +PID DEVICE +RW +BYTES +LAT\(ms\) FILE\$" \
-		"$(head -1 $T/snoop.lines)"
-	check_eq "snoop: one line per I/O and device, absolute names, only the files asked for" \
-		"dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
-dd $FS_DISK W 65536 /mnt/a/dir/snoop.bin
-dd nullb0 W 65536 /mnt/a/dir/snoop.bin
-dd nullb0 W 65536 /mnt/a/dir/snoop.bin" \
-		"$(awk 'NR > 1 { print $2, $4, $5, $6, $8 }' $T/snoop.lines | sort)"
-	check_eq "snoop: latencies of at least the disk's 3 ms" 4 \
-		"$(awk 'NR > 1 && $7 >= 3' $T/snoop.lines | wc -l)"
-
-	snoop_start snoop.json --json snoop --device nullb0
-	$DD if=/dev/zero of=$NULLB bs=64k count=1 seek=8192 oflag=direct status=none
-	sleep 1
-	kill -INT $snpid
-	wait $snpid
-	check_eq "snoop --json --device: SIGINT ends it cleanly" 0 "$?"
-	# The fields in the order of the JSON's keys: bytes comm file fstype offset rw
-	json_fields='.*"bytes":\([0-9]*\).*"comm":\("[^"]*"\).*"file":\("[^"]*"\)'
-	json_fields=$json_fields'.*"fstype":\("[^"]*"\).*"offset":\([0-9-]*\).*"rw":\("[^"]*"\).*'
-	check_eq "snoop --json: the raw device's write, its file and fields" \
-		'"W" 65536 "/dev/nullb0" "dd" '"$((8192 * 65536))"' "devtmpfs"' \
-		"$(sed -n "s/$json_fields/\6 \1 \3 \2 \5 \4/p" $T/snoop.json)"
-
-	snoop_start snoop.bytes snoop --summary bytes --device nullb0
-	$DD if=/dev/zero of=$NULLB bs=64k count=4 seek=8192 oflag=direct status=none &
-	ddpid=$!
-	wait $ddpid
-	sleep 1
-	kill -INT $snpid
-	wait $snpid
-	check_eq "snoop --summary bytes: by device, app and pid" \
-		"$(printf '%10s %20s %10s %15s\n' DEVICE APP PID BYTES nullb0 dd $ddpid 262144)" \
-		"$(cat $T/snoop.bytes)"
-
-	drop_caches
-	snoop_start snoop.waits snoop --summary waits --file /mnt/a/dir/known
-	cat /mnt/a/dir/known.bin >/dev/null &
-	catpid=$!
-	wait $catpid
-	sleep 1
-	kill -INT $snpid
-	wait $snpid
-	check_match "snoop --summary waits: cat waited on known.bin" \
-		"^ +$catpid cat +[1-9][0-9]* +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}\$" \
-		"$(cat $T/snoop.waits)"
-
-	snoop_start snoop.lat snoop --summary latency --file /mnt/a/dir/snoop --duration 4
-	$DD if=/mnt/a/dir/snoop.bin of=/dev/null bs=64k count=2 iflag=direct status=none
-	wait $snpid
-	check_eq "snoop --summary latency --duration: the file's 2 reads, on dm and on its disk" \
-		" /mnt/a/dir/snoop.bin (latency, us) 4" \
-		"$(awk '/latency, us/ { f = $0 } /\|/ { n += $NF }
-			END { print f, n }' $T/snoop.lat)"
-	check_fails "snoop: a bad summary is a usage error" "expected bytes, latency or waits" \
-		iotally snoop --summary nonsense
-else
-	fail "iotally snoop" "iotally is not in the initramfs (make tools)"
-fi
-
+# --- iotally snoop beside the test's own instance (its lines, filters,
+# JSON and summaries on either backend: the snoop suite) ---
+. ../lib-snoop.sh
 # --- Under load, every event on: the debug kernel watches for splats ---
 # iotally snoop -W in its own instance at the same time, a second consumer
 command -v iotally >/dev/null && snoop_start snoop.load snoop -W
@@ -639,9 +553,8 @@ trace_end load
 pairs load "load"
 waits load "load"
 if command -v iotally >/dev/null; then
-	kill -INT $snpid
-	wait $snpid
-	check_eq "load: snoop beside another instance ends cleanly" 0 "$?"
+	snoop_stop INT
+	check_eq "load: snoop beside another instance ends cleanly" 0 "$rc"
 	check_cmp "load: snoop saw the load" -gt "$(grep -c ' /mnt/a/dir/' $T/snoop.load)" 10
 	echo "# --- iotally snoop -W under the load (first lines) ---"
 	head -40 $T/snoop.load | sed 's/^/# /'

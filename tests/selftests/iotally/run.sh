@@ -25,6 +25,7 @@ setup_devices || bail "cannot set up brd and dm devices"
 . ./top.sh
 . ./iostat.sh
 . ./tasks.sh
+. ./selection.sh
 
 delete_all_regions
 teardown_devices

@@ -12,7 +12,7 @@
 #     within 10 %, for both jobs;
 #   - histogram_quantile(0.99, rate(..._bucket[20s])) falls in the bucket
 #     the delay puts the writes in.
-# Then the faults: port in use, no permission, a named device that cannot be
+# Then the faults: port in use, no permission (dm down, the rest served), a named device that cannot be
 # read, a region deleted and a device removed between scrapes, SIGTERM.
 . ../lib.sh
 # fetch, urlencode, prometheus_start
@@ -145,11 +145,19 @@ run timeout 20 iotally serve --listen 127.0.0.1:$PORT
 echo "# port in use: exit $rc: $err"
 check_eq "a port in use is one line and exit 1" \
 	"1:iotally: cannot listen on 127.0.0.1:$PORT: Address already in use" "$rc:$err"
-run /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	iotally serve --listen 127.0.0.1:9864
-echo "# not root: exit $rc: $err"
-check_match "without root a one-line error and exit 4" "^4:iotally: permission denied.*CAP_SYS_ADMIN" \
-	"$rc:$err"
+# Without root it serves what it may read (serve-privilege has each case).
+/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	iotally serve --listen 127.0.0.1:9864 2>/tmp/nobody.err &
+nobody_pid=$!
+wait_for 30 fetch /-/healthy 9864 || fail "serve as nobody starts" "$(cat /tmp/nobody.err)"
+scrape=$(fetch /metrics 9864)
+echo "# not root: $(grep -v 'listening on' /tmp/nobody.err)"
+check_eq "without root: dm down, block served" "dm=0 block=1" \
+	"dm=$(printf '%s\n' "$scrape" | sed -n 's/^iotally_source_up{source="dm"} //p') block=$(printf '%s\n' "$scrape" | sed -n 's/^iotally_source_up{source="block"} //p')"
+check_match "without root: one line says why" "^iotally serve: dm: permission denied.*CAP_SYS_ADMIN" \
+	"$(grep -v 'listening on' /tmp/nobody.err)"
+kill -TERM "$nobody_pid"
+wait "$nobody_pid"
 run timeout 20 iotally serve nosuch --listen 127.0.0.1:9864
 echo "# a device that cannot be read at start: exit $rc: $err"
 check_eq "a named device that cannot be read is one line at start, exit 3" \

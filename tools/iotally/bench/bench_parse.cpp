@@ -7,10 +7,11 @@
 
 #include <string>
 
-#include "iotally/exporter.hpp"
-#include "iotally/http_server.hpp"
-#include "iotally/message.hpp"
-#include "iotally/native_histogram.hpp"
+#include "iotally/dm-stats/message.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/exporter/http_server.hpp"
+#include "iotally/exporter/otlp_request.hpp"
 
 namespace {
 
@@ -108,6 +109,24 @@ void BM_RenderRegions(benchmark::State& state) {
 }
 // Formats: 0 OpenMetrics, 1 text 0.0.4, 2 protobuf.
 BENCHMARK(BM_RenderRegions)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
+
+// serve --otlp's request from the protobuf scrape of the same regions
+// (classic histograms: native = 0, --histogram native: 1), CPU on top of
+// the scrape's own; gzip = 1: and its compression (--otlp-compression gzip).
+void BM_OtlpRequest(benchmark::State& state) {
+    const auto snap = regions(10000, state.range(0));
+    iotally::ExpositionWriter w(iotally::ExpositionFormat::protobuf);
+    iotally::write_region_families(w, snap, false);
+    const std::string exposition = w.finish();
+    std::string out;
+    for (auto _ : state) {
+        out = iotally::otlp_request(exposition, {"db1", "0.1.0"}, 1, 2);
+        if (state.range(1))
+            out = iotally::gzip_compress(out);
+    }
+    state.counters["bytes"] = static_cast<double>(out.size());
+}
+BENCHMARK(BM_OtlpRequest)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

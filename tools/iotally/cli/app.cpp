@@ -16,8 +16,8 @@
 #include <iostream>
 
 #include "document.hpp"
-#include "iotally/error.hpp"
-#include "iotally/snapshot.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::cli {
 
@@ -210,7 +210,7 @@ CommandLine scan_command_line(CLI::App& app, const std::vector<std::string>& arg
     CommandLine c;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--debugfs") {
+        if (a == "--debugfs" || a == "--backend") {
             ++i;
             continue;
         }
@@ -219,8 +219,8 @@ CommandLine scan_command_line(CLI::App& app, const std::vector<std::string>& arg
             continue;
         }
         if (!a.empty() && a[0] == '-') {
-            if (a != "-j" && a != "--json" && a != "-h" && a != "--help" &&
-                a.rfind("--debugfs=", 0) != 0)
+            if (a != "-j" && a != "--json" && a != "-h" && a != "--help" && a != "-v" &&
+                a != "--verbose" && a.rfind("--debugfs=", 0) != 0 && a.rfind("--backend=", 0) != 0)
                 throw Error(ErrorKind::usage,
                             "unknown option '" + a + "' before the command (try 'iotally help')");
             continue;
@@ -300,6 +300,12 @@ int run(const std::vector<std::string>& args, Context& ctx) {
     bool version = false;
     app.add_flag("-V,--version", version, "Print the version and exit");
     app.add_option("--debugfs", ctx.debugfs, "Where debugfs is mounted")->capture_default_str();
+    app.add_option_function<std::string>(
+           "--backend", [&ctx](const std::string& v) { ctx.backend = parse_backend(v); },
+           "snoop, tasks and serve --cgroups: native (the kernel's io events and taskstats I/O), "
+           "bpf (iotally's BPF programs) or auto (native where the kernel has it)")
+        ->default_str("auto");
+    app.add_flag("-v,--verbose", ctx.verbose, "Say on stderr which backend a command runs on");
 
     std::vector<std::pair<CLI::App*, Action>> actions;
     Registry reg{app, ctx, json, actions};

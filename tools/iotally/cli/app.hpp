@@ -11,7 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "iotally/device.hpp"
+#include "iotally/dm-stats/device.hpp"
+#include "iotally/util/backend.hpp"
 
 namespace CLI {
 class App;
@@ -33,6 +34,10 @@ struct Context {
     std::function<double()> uptime_s;           // default: /proc/uptime
     std::string sysfs = "/sys";
     std::string proc = "/proc";  // report -c reads proc/stat
+    // --backend: where snoop, tasks and serve --cgroups take their data
+    // from (iotally/util/backend.hpp); -v: each says which one runs, on err.
+    Backend backend = Backend::automatic;
+    bool verbose = false;
 
     DeviceLayer& layer();
 
@@ -77,7 +82,7 @@ std::span<const CommandFile> command_table();
 
 }  // namespace iotally::cli
 
-#include "iotally/filemap.hpp"
+#include "iotally/dm-stats/filemap.hpp"
 
 namespace iotally::cli {
 

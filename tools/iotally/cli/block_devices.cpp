@@ -6,10 +6,28 @@
 #include <algorithm>
 #include <ostream>
 
-#include "iotally/device_join.hpp"
-#include "iotally/error.hpp"
+#include "iotally/metrics/device_join.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::cli {
+
+// Without regions: device-mapper's names, uuids and targets still, that a
+// selection matches the same devices whether regions are read or not.
+void Sampler::join_identities(Sample& s) {
+    std::vector<DeviceId> listed;
+    if (!dm_unavailable_) {
+        try {
+            listed = ctx_.layer().list_devices();
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::unsupported && e.kind() != ErrorKind::permission)
+                throw;
+            dm_unavailable_ = e.kind() == ErrorKind::permission;
+        }
+    }
+    auto ids = join_device_ids(s.disks.devices, listed);
+    for (std::size_t i = 0; i < s.disks.devices.size(); ++i)
+        s.devices.push_back({std::move(ids[i]), &s.disks.devices[i], nullptr});
+}
 
 Sample Sampler::take() {
     Sample s;
@@ -24,6 +42,8 @@ Sample Sampler::take() {
         } catch (const Error& e) {
             if (e.kind() != ErrorKind::unsupported && e.kind() != ErrorKind::permission)
                 throw;
+            if (e.kind() == ErrorKind::permission && options_.dm_permission_fatal)
+                throw;
             // Without device-mapper, asked again at the next sample: dm_mod
             // may be loaded while a report runs.
             if (e.kind() == ErrorKind::permission) {
@@ -33,9 +53,13 @@ Sample Sampler::take() {
             }
         }
     }
-    for (auto& j : join_devices(s.disks.devices, s.dm ? &*s.dm : nullptr))
-        if (j.block)
-            s.ids.push_back(std::move(j.id));
+    if (options_.regions) {
+        for (auto& j : join_devices(s.disks.devices, s.dm ? &*s.dm : nullptr))
+            if (j.block)
+                s.devices.push_back(std::move(j));
+    } else {
+        join_identities(s);
+    }
     if (s.dm)
         for (const auto& dev : s.dm->devices)
             for (const auto& w : dev.warnings)
@@ -43,14 +67,19 @@ Sample Sampler::take() {
     return s;
 }
 
-std::vector<std::string> select_kernel_names(DeviceSelector& selector, const Sample& sample,
-                                             const std::vector<std::uint64_t>& activity) {
-    auto chosen = selector.select_names(sample.ids, activity);
-    std::vector<std::string> out;
-    for (const auto& c : chosen)
-        for (const auto& d : sample.ids)
-            if (d.name() == c)
-                out.push_back(d.kernel_name);
+std::vector<DeviceId> Sample::ids() const {
+    std::vector<DeviceId> out;
+    out.reserve(devices.size());
+    for (const auto& d : devices)
+        out.push_back(d.id);
+    return out;
+}
+
+std::vector<const JoinedDevice*> select_sampled(DeviceSelector& selector, const Sample& sample,
+                                                std::span<const std::uint64_t> activity) {
+    std::vector<const JoinedDevice*> out;
+    for (auto i : selector.select(sample.ids(), activity))
+        out.push_back(&sample.devices[i]);
     return out;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Every block device with its regions, sampled together, and the devstat(3)
-// selection over them: what 'report' and 'top' show.
+// Every block device with its regions, sampled together and joined once,
+// and the devstat(3) selection over them: what 'report' and 'top' show.
 #pragma once
 
 #include <cstdint>
@@ -10,24 +10,38 @@
 #include <vector>
 
 #include "app.hpp"
-#include "iotally/report.hpp"
-#include "iotally/selection.hpp"
+#include "iotally/metrics/device_join.hpp"
+#include "iotally/metrics/report.hpp"
+#include "iotally/metrics/selection.hpp"
 
 namespace iotally::cli {
 
+// Moves but never copies: `devices` points into `disks` and `dm`.
 struct Sample {
+    Sample() = default;
+    Sample(Sample&&) = default;
+    Sample& operator=(Sample&&) = default;
+    Sample(const Sample&) = delete;
+    Sample& operator=(const Sample&) = delete;
+
     std::int64_t unix_ns = 0;  // wall clock, for the timestamps
     DiskSample disks;
     std::optional<Snapshot> dm;  // absent without device-mapper or regions wanted
-    // Parallel to disks.devices: each joined to device-mapper's side
-    // (join_devices()), what selection matches against.
-    std::vector<DeviceId> ids;
+    // Each block device of `disks` (in its order) joined to device-mapper's
+    // side (join_devices()): what selection matches against and every row
+    // is labelled with.
+    std::vector<JoinedDevice> devices;
+    // The identities of `devices`, in their order (what DeviceSelector takes).
+    std::vector<DeviceId> ids() const;
 };
 
 struct SampleOptions {
     bool partitions = false;
     bool regions = true;  // also the dm-stats regions of device-mapper devices
     std::optional<std::string> program_id;
+    // Device-mapper refused for want of privilege: an error (top), instead
+    // of a warning and device rows only (report).
+    bool dm_permission_fatal = false;
 };
 
 // Takes successive samples; regions are left out (with a warning when it is
@@ -39,15 +53,17 @@ class Sampler {
     Sample take();
 
   private:
+    void join_identities(Sample& s);
+
     Context& ctx_;
     SampleOptions options_;
     std::optional<Snapshotter> snapshotter_;
     bool dm_unavailable_ = false;
 };
 
-// DeviceSelector::select_names() over a sample: the kernel names selected,
-// in display order.
-std::vector<std::string> select_kernel_names(DeviceSelector& selector, const Sample& sample,
-                                             const std::vector<std::uint64_t>& activity);
+// DeviceSelector::select() over a sample: the devices selected, in display
+// order (activity: empty, or one per device of the sample).
+std::vector<const JoinedDevice*> select_sampled(DeviceSelector& selector, const Sample& sample,
+                                                std::span<const std::uint64_t> activity);
 
 }  // namespace iotally::cli

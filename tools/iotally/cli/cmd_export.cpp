@@ -8,14 +8,37 @@
 #include <ostream>
 
 #include "app.hpp"
-#include "block_devices.hpp"
-#include "iotally/atomic_file.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/snapshot.hpp"
+#include "iotally/block/diskstats.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/metrics/device_join.hpp"
+#include "iotally/util/atomic_file.hpp"
+#include "iotally/util/error.hpp"
 #include "select_options.hpp"
 
 namespace iotally::cli {
+namespace {
+
+// The selection of `report`, `top` and `serve`: over /sys/block's devices
+// joined to device-mapper's list; the dm devices among those chosen (the
+// others have no regions to export).
+std::vector<std::string> selected_dm_names(Context& ctx, const SelectArgs& args) {
+    const auto listed = ctx.layer().list_devices();
+    std::vector<BlockDevice> blocks;
+    try {
+        blocks = read_block_devices({ctx.sysfs, false});
+    } catch (const Error&) {
+        // No /sys/block: device-mapper's devices alone, as before it.
+    }
+    const auto ids = join_device_ids(blocks, listed);
+    std::vector<std::string> names;
+    for (auto i : DeviceSelector(args, "device").select(ids, {}))
+        if (ids[i].is_dm())
+            names.push_back(ids[i].dm_name);
+    return names;
+}
+
+}  // namespace
 
 void register_export(Registry& r) {
     struct Args {
@@ -29,9 +52,9 @@ void register_export(Registry& r) {
         "export", "All regions and histograms as OpenMetrics or Prometheus text, once");
     sub->add_option("devices", a->devices, "dm devices, by dm or kernel name (default: all)")
         ->type_name("[DEVICE...]");
-    add_select_options(
-        *sub, a->select,
-        "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV (repeatable)");
+    add_select_options(*sub, a->select,
+                       "Devices matching EXPR: "
+                       "name=GLOB,target=TYPE,driver=GLOB,uuid=PREFIX,lv=VG/LV (repeatable)");
     auto* om = sub->add_flag("--openmetrics", a->openmetrics,
                              "OpenMetrics 1.0 text (default on standard output)");
     sub->add_flag("--prometheus", a->prometheus,
@@ -52,7 +75,7 @@ void register_export(Registry& r) {
             a->select.max) {
             SelectArgs sa = a->select;
             sa.names = a->devices;
-            devices = DeviceSelector(sa, "device").select_names(ctx.layer().list_devices(), {});
+            devices = selected_dm_names(ctx, sa);
             none = devices.empty();  // take({}) would mean every device
         }
         Snapshot snap;

@@ -8,11 +8,11 @@
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/dmstats_group.hpp"
-#include "iotally/error.hpp"
-#include "iotally/filemap.hpp"
-#include "iotally/snapshot.hpp"
-#include "iotally/units.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
+#include "iotally/dm-stats/filemap.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally::cli {
 namespace {

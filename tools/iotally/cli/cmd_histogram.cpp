@@ -8,10 +8,10 @@
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/error.hpp"
-#include "iotally/histogram.hpp"
-#include "iotally/snapshot.hpp"
-#include "iotally/units.hpp"
+#include "iotally/dm-stats/histogram.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {

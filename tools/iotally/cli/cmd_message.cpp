@@ -6,7 +6,7 @@
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::cli {
 

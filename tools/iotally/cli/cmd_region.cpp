@@ -9,14 +9,14 @@
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/clock_tick.hpp"
-#include "iotally/dmstats_counters.hpp"
-#include "iotally/dmstats_group.hpp"
-#include "iotally/error.hpp"
-#include "iotally/native_histogram.hpp"
-#include "iotally/snapshot.hpp"
-#include "iotally/stats_client.hpp"
-#include "iotally/units.hpp"
+#include "iotally/dm-stats/clock_tick.hpp"
+#include "iotally/dm-stats/dmstats_counters.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {

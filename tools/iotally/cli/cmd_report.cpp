@@ -5,14 +5,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <map>
 
 #include "app.hpp"
 #include "block_devices.hpp"
 #include "depth_sampler.hpp"
-#include "iotally/cpu_stat.hpp"
-#include "iotally/error.hpp"
-#include "iotally/report.hpp"
+#include "iotally/metrics/cpu_stat.hpp"
+#include "iotally/metrics/report.hpp"
+#include "iotally/util/error.hpp"
 #include "output.hpp"
 #include "report_writer.hpp"
 #include "select_options.hpp"
@@ -81,7 +80,7 @@ class Reporter {
                   resolve_fields(!a.fields.empty() ? a.fields
                                  : a.extended      ? std::string(extended_fields)
                                                    : std::string(short_fields)),
-                  level_, a.timestamps) {
+                  level_, a.timestamps, a.dm_names) {
         if (json && a.csv)
             throw Error(ErrorKind::usage, "--json and --csv exclude each other");
         bool deprecated_count = false;
@@ -182,43 +181,21 @@ class Reporter {
         const double elapsed = prev ? cur.disks.taken_s - prev->disks.taken_s : ctx_.uptime_s();
         std::vector<ReportRow> device_rows;
         std::vector<std::uint64_t> activity;
-        for (const auto& d : cur.disks.devices) {
+        for (const auto& d : cur.devices) {
             const BlockDevice* p = prev ? prev->disks.find(d.id) : nullptr;
-            ReportRow row = device_row(d, p, elapsed, a_.dm_names);
+            ReportRow row = device_row(d, p, elapsed);
             row.is_new = prev && !p;
             activity.push_back(row.stats.total_bytes + row.stats.total_transfers);
             device_rows.push_back(std::move(row));
         }
-        auto chosen = select_kernel_names(*selector_, cur, activity);
-
-        std::map<std::string, std::vector<ReportRow>> regions;  // by dm name
-        if (cur.dm && level_ != ReportLevel::device)
-            for (auto& r : build_report(*cur.dm, prev && prev->dm ? &*prev->dm : nullptr, level_))
-                regions[r.device].push_back(std::move(r));
-
+        const Snapshot* prev_dm = prev && prev->dm ? &*prev->dm : nullptr;
         std::vector<ReportRow> rows;
-        for (const auto& kname : chosen) {
-            auto it = std::find_if(device_rows.begin(), device_rows.end(),
-                                   [&](const ReportRow& r) { return r.kernel_name == kname; });
-            if (it == device_rows.end())
-                continue;
-            const ReportRow dev = *it;
-            rows.push_back(dev);
+        for (const JoinedDevice* d : select_sampled(*selector_, cur, activity)) {
+            rows.push_back(device_rows[static_cast<std::size_t>(d - cur.devices.data())]);
             // Its regions: those of the dm device joined to it by dev_t.
-            const DeviceId& id = cur.ids[static_cast<std::size_t>(it - device_rows.begin())];
-            if (!id.is_dm())
-                continue;
-            auto rit = regions.find(id.dm_name);
-            if (rit == regions.end())
-                continue;
-            for (auto& r : rit->second) {
-                r.kernel_name = dev.kernel_name;
-                r.major = dev.major;
-                r.minor = dev.minor;
-                r.dm_name = dev.dm_name;
-                r.device = dev.device;
-                rows.push_back(std::move(r));
-            }
+            if (level_ != ReportLevel::device)
+                for (auto& r : build_report(std::span(d, 1), prev_dm, level_))
+                    rows.push_back(std::move(r));
         }
         if (depth_ && prev)
             depth_->fill(rows);

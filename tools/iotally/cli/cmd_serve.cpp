@@ -5,20 +5,26 @@
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <thread>
 
 #include "app.hpp"
 #include "block_devices.hpp"
-#include "iotally/atomic_file.hpp"
-#include "iotally/cgroup_collector.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/http_server.hpp"
+#include "iotally/exporter/cgroup_collector.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/exporter/http_server.hpp"
+#include "iotally/exporter/otlp_push.hpp"
+#include "iotally/exporter/otlp_request.hpp"
+#include "iotally/exporter/unavailable_collector.hpp"
+#include "iotally/util/atomic_file.hpp"
+#include "iotally/util/backend.hpp"
+#include "iotally/util/error.hpp"
 #include "select_options.hpp"
 #include "task_records.hpp"
 
@@ -96,6 +102,10 @@ struct ServeArgs {
     std::uint64_t count = 0;
     std::size_t tasks = 0, threads = 2;
     SelectArgs select;
+    std::string otlp;  // --otlp URL
+    std::size_t otlp_queue = 16;
+    std::string otlp_compression = "none";
+    bool interval_given = false;
 };
 
 void add_serve_options(CLI::App& sub, ServeArgs& a) {
@@ -107,19 +117,20 @@ void add_serve_options(CLI::App& sub, ServeArgs& a) {
         ->capture_default_str();
     sub.add_option("--program-id", a.program_id, "Only regions of this program_id")
         ->type_name("ID");
-    add_select_options(sub, a.select,
-                       "dm devices matching EXPR: name=GLOB,target=TYPE,uuid=PREFIX,lv=VG/LV "
-                       "(repeatable; chosen again at every scrape)");
+    add_select_options(
+        sub, a.select,
+        "Devices matching EXPR: name=GLOB,target=TYPE,driver=GLOB,uuid=PREFIX,lv=VG/LV "
+        "(repeatable; chosen again at every scrape)");
     sub.add_flag("--areas", a.areas, "One series per area instead of per region");
     auto* textfile = sub.add_option("--textfile", a.textfile,
                                     "Write text 0.0.4 into this node_exporter textfile "
                                     "directory every --interval instead of serving HTTP")
                          ->type_name("DIR");
-    sub.add_option("--interval", a.interval, "Seconds between textfile writes")
+    sub.add_option("--interval", a.interval, "Seconds between textfile writes and OTLP pushes")
         ->type_name("SECONDS")
         ->capture_default_str()
         ->check(CLI::Range(0.1, 86400.0))
-        ->needs(textfile);
+        ->each([&a](const std::string&) { a.interval_given = true; });
     sub.add_option("--count", a.count, "Stop after this many textfile writes (0: never)")
         ->type_name("N")
         ->needs(textfile);
@@ -147,16 +158,32 @@ void add_serve_options(CLI::App& sub, ServeArgs& a) {
     sub.add_option("--cgroup-root", a.cgroup.root, "With --cgroups: the cgroup2 mount")
         ->type_name("DIR")
         ->capture_default_str();
+    sub.add_option("--otlp", a.otlp,
+                   "Also push every --interval to this OTLP/HTTP receiver "
+                   "(http://HOST:PORT/PATH, protobuf)")
+        ->type_name("URL");
+    sub.add_option("--otlp-queue", a.otlp_queue,
+                   "OTLP requests kept while the receiver is down (the oldest dropped first)")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+    sub.add_option("--otlp-compression", a.otlp_compression,
+                   "OTLP request bodies: none, or gzip (a 40th of the bytes, measured)")
+        ->type_name("C")
+        ->check(CLI::IsMember({"none", "gzip"}))
+        ->capture_default_str();
     sub.add_option("--threads", a.threads, "Requests served at once")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, std::size_t{16}))
         ->capture_default_str();
 }
 
-ScrapeOptions scrape_options(const ServeArgs& a) {
+ScrapeOptions scrape_options(const ServeArgs& a, const std::string& sysfs) {
     ScrapeOptions so;
+    so.sysfs_root = sysfs;
     if (!a.devices.empty() || !a.select.exprs.empty() || !a.select.mode.empty() || a.select.max) {
-        // devstat's selection over the dm devices of each scrape.
+        // devstat's selection, as report's, over the block devices of each
+        // scrape joined to device-mapper's.
         so.select = a.select;
         so.select->names = a.devices;
     }
@@ -166,21 +193,93 @@ ScrapeOptions scrape_options(const ServeArgs& a) {
     return so;
 }
 
+void add_cgroup_collector(Exporter& exporter, const ServeArgs& a, const Context& ctx);
+
 // The opt-in families: per-task, per-cgroup, the generic statistics layer.
 void add_collectors(Exporter& exporter, const ServeArgs& a, const Context& ctx) {
     if (a.tasks)
         exporter.add_collector(
             make_task_collector(a.tasks, a.tasks_by == "wait" ? TaskRank::wait : TaskRank::bytes));
     if (a.cgroups)
-        exporter.add_collector(make_cgroup_collector(a.cgroup));
+        add_cgroup_collector(exporter, a, ctx);
     if (!a.statistics.empty())
         exporter.add_collector(
             make_statistics_collector(ctx.debugfs + "/statistics", a.statistics));
 }
 
+// --otlp: a scrape turned into an OTLP request and queued for the sender's
+// thread (otlp_push.hpp); a scrape that cannot be encoded is said, not fatal.
+class OtlpPush {
+  public:
+    OtlpPush(Exporter& exporter, const ServeArgs& a, const Context& ctx, std::ostream& err)
+        : exporter_(exporter), realtime_ns_(ctx.realtime_ns), err_(err) {
+        char host[256] = {};
+        if (gethostname(host, sizeof host - 1) != 0)
+            host[0] = 0;
+        resource_.host_name = *host ? host : "localhost";
+        resource_.service_version = IOTALLY_VERSION;
+        start_ns_ = static_cast<std::uint64_t>(realtime_ns_());
+        OtlpPushOptions o;
+        o.url = a.otlp;
+        o.queue_max = a.otlp_queue;
+        o.gzip = a.otlp_compression == "gzip";
+        o.on_state = [&err](const std::string& m) { err << "iotally serve: " << m << std::endl; };
+        pusher_ = std::make_shared<OtlpPusher>(std::move(o));
+        exporter.add_collector(make_otlp_collector(pusher_));
+    }
+    ~OtlpPush() { pusher_->stop(); }  // what is queued gets its chance (drain)
+    OtlpPush(const OtlpPush&) = delete;
+    OtlpPush& operator=(const OtlpPush&) = delete;
+    void push() {
+        try {
+            std::string exposition = exporter_.scrape(ExpositionFormat::protobuf);
+            pusher_->submit(otlp_request(exposition, resource_, start_ns_,
+                                         static_cast<std::uint64_t>(realtime_ns_())));
+        } catch (const std::exception& e) {  // Error, or out of memory
+            err_ << "iotally serve: OTLP: " << e.what() << std::endl;
+        }
+    }
+
+  private:
+    Exporter& exporter_;
+    std::function<std::int64_t()> realtime_ns_;
+    std::ostream& err_;
+    OtlpResource resource_;
+    std::uint64_t start_ns_ = 0;
+    std::shared_ptr<OtlpPusher> pusher_;
+};
+
+// --cgroups: on the native backend or the BPF one. Neither, for want of the
+// BPF backend's capabilities: the source is down for good (capabilities do
+// not change while serve runs), said once, and the others are served.
+void add_cgroup_collector(Exporter& exporter, const ServeArgs& a, const Context& ctx) {
+    CgroupOptions o = a.cgroup;
+    std::string native_missing = task_io_native_missing();
+    Backend b{};
+    try {
+        b = resolve_backend(ctx.backend, native_missing,
+                            ctx.backend == Backend::native ? std::string() : bpf_missing(),
+                            "serve --cgroups");
+    } catch (const Error& e) {
+        if (ctx.backend == Backend::native || bpf_capable())
+            throw;
+        exporter.add_collector(make_unavailable_collector("cgroups", e.what()));
+        return;
+    }
+    if (ctx.verbose)
+        *ctx.err << fmt::format("iotally: serve --cgroups: backend {} ({})\n", backend_name(b),
+                                ctx.backend != Backend::automatic ? std::string("--backend")
+                                : b == Backend::native
+                                    ? std::string("the kernel's taskstats carry per-task I/O")
+                                    : "no " + native_missing);
+    o.bpf = b == Backend::bpf;
+    o.bpf_log = ctx.verbose ? ctx.err : nullptr;
+    exporter.add_collector(make_cgroup_collector(o));
+}
+
 // --textfile: a scrape written every --interval until --count or a signal.
 void write_textfiles(Exporter& exporter, const ServeArgs& a, const StopSignals& signals,
-                     std::ostream& err) {
+                     std::ostream& err, OtlpPush* otlp) {
     for (std::uint64_t n = 1;; ++n) {
         try {
             write_file_atomically(a.textfile, a.name,
@@ -191,6 +290,8 @@ void write_textfiles(Exporter& exporter, const ServeArgs& a, const StopSignals& 
             // Later (a full disk, a directory replaced): say so, go on.
             err << "iotally serve: " << e.what() << std::endl;
         }
+        if (otlp)
+            otlp->push();
         if (a.count && n >= a.count)
             return;
         if (int sig = signals.wait(a.interval)) {
@@ -202,7 +303,7 @@ void write_textfiles(Exporter& exporter, const ServeArgs& a, const StopSignals& 
 
 // GET /metrics on --listen until a signal.
 void serve_http(Exporter& exporter, const ServeArgs& a, const StopSignals& signals,
-                std::ostream& err) {
+                std::ostream& err, OtlpPush* otlp) {
     auto [host, port] = parse_listen(a.listen);
     ServerOptions opt;
     opt.address = host;
@@ -213,6 +314,10 @@ void serve_http(Exporter& exporter, const ServeArgs& a, const StopSignals& signa
     err << fmt::format("iotally serve: listening on http://{}:{}/metrics\n",
                        host.find(':') != std::string::npos ? "[" + host + "]" : host, server.port())
         << std::flush;
+    // --otlp: its own timer thread, beside the server's.
+    std::optional<PeriodicTask> timer;
+    if (otlp)
+        timer.emplace(a.interval, [otlp] { otlp->push(); });
     int sig = 0;
     std::thread stopper([&] {
         sig = signals.wait(-1);
@@ -230,7 +335,11 @@ void serve_http(Exporter& exporter, const ServeArgs& a, const StopSignals& signa
 }
 
 void serve(Context& ctx, const ServeArgs& a) {
-    Exporter exporter(ctx.layer(), scrape_options(a), ctx.clock);
+    if (a.interval_given && a.textfile.empty() && a.otlp.empty())
+        throw Error(ErrorKind::usage, "--interval needs --textfile or --otlp");
+    if (!a.otlp.empty())
+        parse_otlp_url(a.otlp);  // a bad URL: a usage error before anything starts
+    Exporter exporter(ctx.layer(), scrape_options(a, ctx.sysfs), ctx.clock);
     add_collectors(exporter, a, ctx);
     std::ostream& err = *ctx.err;
     exporter.on_error = [&err](const std::string& m) {
@@ -245,11 +354,15 @@ void serve(Context& ctx, const ServeArgs& a) {
     if (a.tasks || a.cgroups)
         warn_if_task_io_stats_off(err, ctx.proc);
 
-    StopSignals signals;
+    StopSignals signals;  // blocked before any thread starts, so in all of them
+    std::optional<OtlpPush> otlp;
+    if (!a.otlp.empty())
+        otlp.emplace(exporter, a, ctx, err);
+    OtlpPush* push = otlp ? &*otlp : nullptr;
     if (!a.textfile.empty())
-        write_textfiles(exporter, a, signals, err);
+        write_textfiles(exporter, a, signals, err, push);
     else
-        serve_http(exporter, a, signals, err);
+        serve_http(exporter, a, signals, err, push);
 }
 
 }  // namespace

@@ -8,13 +8,17 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <utility>
 
 #include "app.hpp"
-#include "iotally/error.hpp"
-#include "iotally/iotrace.hpp"
-#include "iotally/tracefs_reader.hpp"
+#include "iotally/snoop/bpf_io_reader.hpp"
+#include "iotally/snoop/snoop.hpp"
+#include "iotally/snoop/tracefs_reader.hpp"
+#include "iotally/util/backend.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::cli {
 
@@ -74,7 +78,8 @@ nlohmann::json wait_json(const WaitRecord& w, const std::string& abs_path, std::
 }
 
 nlohmann::json summary_json(const std::string& kind, const BytesSummary& bytes,
-                            const LatencySummary& lat, const WaitSummary& waits) {
+                            const LatencySummary& lat, const WaitSummary& waits,
+                            std::string_view backend) {
     nlohmann::json rows = nlohmann::json::array();
     if (kind == "bytes") {
         for (const auto& r : bytes.rows())
@@ -95,95 +100,177 @@ nlohmann::json summary_json(const std::string& kind, const BytesSummary& bytes,
                             {"total_ns", r.total_ns},
                             {"max_ns", r.max_ns}});
     }
-    return {{"summary", kind}, {"rows", rows}};
+    return {{"summary", kind}, {"backend", backend}, {"rows", rows}};
 }
 
+// The backend snoop runs on, and why, as -v says it
+std::pair<Backend, std::string> snoop_backend(const Context& ctx) {
+    std::string native_missing = TraceReader::events_missing();
+    Backend b = resolve_backend(ctx.backend, native_missing, bpf_missing(), "snoop");
+    std::string why =
+        ctx.backend != Backend::automatic ? fmt::format("--backend {}", backend_name(ctx.backend))
+        : b == Backend::native            ? std::string("auto: the kernel has the io trace events")
+                               : fmt::format("auto: the kernel lacks {}", native_missing);
+    return {b, why};
+}
+
+// The reader of the backend snoop runs on.
+std::unique_ptr<IoEventSource> open_source(Context& ctx, const SnoopOptions& o, Backend backend) {
+    if (backend == Backend::native)
+        return std::make_unique<TraceReader>(fmt::format("iotally-snoop-{}", ::getpid()),
+                                             o.buffer_kb);
+    BpfIoReader::Options bo;
+    bo.buffer_kb = o.buffer_kb;
+    bo.waits = o.waits || o.summary == "waits";
+    bo.log = ctx.verbose ? ctx.err : nullptr;
+    auto bpf = std::make_unique<BpfIoReader>(bo);
+    if (ctx.verbose)
+        *ctx.err << fmt::format("iotally: snoop: bpf maps: {} KiB\n",
+                                (bpf->map_bytes() + 1023) / 1024);
+    return bpf;
+}
+
+// One snoop: events from the reader, matched into I/Os and waits, printed
+// one line each or summed into the summary asked for.
+class Snoop {
+  public:
+    Snoop(Context& ctx, bool json, const SnoopOptions& o, IoEventSource& reader,
+          std::string_view backend)
+        : ctx_(ctx), json_(json), o_(o), reader_(reader), bname_(backend) {}
+
+    void run() {
+        print_header();
+        double end = o_.duration > 0 ? ctx_.clock() + o_.duration : 0;
+        auto on_event = [this](const IoEvent& e) { event(e); };
+        while (!stop_requested && (o_.count == 0 || lines_ < o_.count)) {
+            std::size_t n = reader_.read(on_event);
+            matcher_.expire(last_ts_, 2'000'000'000ULL);
+            ctx_.out->flush();
+            if (end > 0 && ctx_.clock() >= end)
+                break;
+            if (!n)
+                ctx_.sleep(0.1);
+        }
+        reader_.read(on_event);
+        print_summary();
+        *ctx_.err << fmt::format("snoop: {} unmatched, {} lost\n",
+                                 matcher_.unmatched() + reader_.unmatched(), reader_.lost());
+    }
+
+  private:
+    void print_header() {
+        bool header = !json_ && o_.summary.empty();
+        if (header)
+            *ctx_.out << snoop_header() << (o_.waits ? "  (-W: a wait ends in WAIT)" : "") << "\n";
+        ctx_.out->flush();
+        // The marker scripts wait for: events are recorded from here on
+        if (ctx_.verbose)
+            *ctx_.err << "iotally: snoop: tracing\n" << std::flush;
+    }
+
+    // -c N: N lines, not the rest of the batch that held the Nth
+    bool counted_out() const { return o_.count != 0 && lines_ >= o_.count; }
+
+    void event(const IoEvent& e) {
+        if (!t0_)
+            t0_ = e.ts_ns;
+        last_ts_ = std::max(last_ts_, e.ts_ns);
+        if (e.kind == IoEvent::Kind::start || e.kind == IoEvent::Kind::done)
+            io(e);
+        else
+            wait(e);
+    }
+
+    void io(const IoEvent& e) {
+        auto r = matcher_.add_io(e);
+        if (!r)
+            return;
+        std::string path = mounts_.name_of(r->start);
+        if (!o_.filter.match(*r, path))
+            return;
+        if (o_.summary == "bytes")
+            bytes_.add(*r);
+        else if (o_.summary == "latency")
+            latency_.add(*r, path);
+        else if (o_.summary.empty() && !counted_out()) {
+            if (json_) {
+                auto j = record_json(*r, path, t0_);
+                j["backend"] = bname_;
+                *ctx_.out << j.dump() << "\n";
+            } else {
+                *ctx_.out << snoop_line(*r, path, t0_) << "\n";
+            }
+            ++lines_;
+        }
+    }
+
+    void wait(const IoEvent& e) {
+        auto w = matcher_.add_wait(e);
+        if (!w)
+            return;
+        std::string path = mounts_.name_of(w->start);
+        if (!o_.filter.match_wait(*w, path))
+            return;
+        if (o_.summary == "waits")
+            waits_.add(*w);
+        else if (o_.summary.empty() && o_.waits && !counted_out()) {
+            if (json_) {
+                auto j = wait_json(*w, path, t0_);
+                j["event"] = "wait";
+                j["backend"] = bname_;
+                *ctx_.out << j.dump() << "\n";
+            } else {
+                IoRecord as_io{w->start, w->done};
+                std::string line = snoop_line(as_io, path, t0_);
+                *ctx_.out << line << "  WAIT\n";
+            }
+            ++lines_;
+        }
+    }
+
+    void print_summary() {
+        if (o_.summary == "bytes")
+            *ctx_.out << (json_ ? summary_json("bytes", bytes_, latency_, waits_, bname_).dump() +
+                                      "\n"
+                                : bytes_.render());
+        else if (o_.summary == "latency")
+            *ctx_.out << (json_ ? summary_json("latency", bytes_, latency_, waits_, bname_).dump() +
+                                      "\n"
+                                : latency_.render());
+        else if (o_.summary == "waits")
+            *ctx_.out << (json_ ? summary_json("waits", bytes_, latency_, waits_, bname_).dump() +
+                                      "\n"
+                                : waits_.render());
+    }
+
+    Context& ctx_;
+    bool json_;
+    const SnoopOptions& o_;
+    IoEventSource& reader_;
+    std::string_view bname_;
+    MountTable mounts_ = MountTable::load();
+    IoMatcher matcher_;
+    BytesSummary bytes_;
+    LatencySummary latency_;
+    WaitSummary waits_;
+    std::uint64_t t0_ = 0, last_ts_ = 0;
+    long lines_ = 0;
+};
+
 void snoop(Context& ctx, bool json, const SnoopOptions& o) {
-    TraceReader reader(fmt::format("iotally-snoop-{}", ::getpid()), o.buffer_kb);
-    MountTable mounts = MountTable::load();
-    IoMatcher matcher;
-    BytesSummary bytes;
-    LatencySummary latency;
-    WaitSummary waits;
+    auto [backend, why] = snoop_backend(ctx);
+    if (ctx.verbose)
+        *ctx.err << fmt::format("iotally: snoop: backend {} ({})\n", backend_name(backend), why)
+                 << std::flush;
+    std::unique_ptr<IoEventSource> source = open_source(ctx, o, backend);
+    Snoop session(ctx, json, o, *source, backend_name(backend));
 
     struct sigaction sa {};
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
 
-    std::uint64_t t0 = 0, last_ts = 0;
-    long lines = 0;
-    bool header = !json && o.summary.empty();
-    if (header)
-        *ctx.out << snoop_header() << (o.waits ? "  (-W: a wait ends in WAIT)" : "") << "\n";
-    ctx.out->flush();
-    auto on_event = [&](const IoEvent& e) {
-        if (!t0)
-            t0 = e.ts_ns;
-        last_ts = std::max(last_ts, e.ts_ns);
-        if (e.kind == IoEvent::Kind::start || e.kind == IoEvent::Kind::done) {
-            auto r = matcher.add_io(e);
-            if (!r)
-                return;
-            std::string path = mounts.name_of(r->start);
-            if (!o.filter.match(*r, path))
-                return;
-            if (o.summary == "bytes")
-                bytes.add(*r);
-            else if (o.summary == "latency")
-                latency.add(*r, path);
-            else if (o.summary.empty()) {
-                *ctx.out << (json ? record_json(*r, path, t0).dump() : snoop_line(*r, path, t0))
-                         << "\n";
-                ++lines;
-            }
-            return;
-        }
-        auto w = matcher.add_wait(e);
-        if (!w)
-            return;
-        std::string path = mounts.name_of(w->start);
-        if (!o.filter.match_wait(*w, path))
-            return;
-        if (o.summary == "waits")
-            waits.add(*w);
-        else if (o.summary.empty() && o.waits) {
-            if (json) {
-                auto j = wait_json(*w, path, t0);
-                j["event"] = "wait";
-                *ctx.out << j.dump() << "\n";
-            } else {
-                IoRecord as_io{w->start, w->done};
-                std::string line = snoop_line(as_io, path, t0);
-                *ctx.out << line << "  WAIT\n";
-            }
-            ++lines;
-        }
-    };
-
-    double end = o.duration > 0 ? ctx.clock() + o.duration : 0;
-    while (!stop_requested && (o.count == 0 || lines < o.count)) {
-        std::size_t n = reader.read(on_event);
-        matcher.expire(last_ts, 2'000'000'000ULL);
-        ctx.out->flush();
-        if (end > 0 && ctx.clock() >= end)
-            break;
-        if (!n)
-            ctx.sleep(0.1);
-    }
-    reader.read(on_event);
-
-    if (o.summary == "bytes")
-        *ctx.out << (json ? summary_json("bytes", bytes, latency, waits).dump() + "\n"
-                          : bytes.render());
-    else if (o.summary == "latency")
-        *ctx.out << (json ? summary_json("latency", bytes, latency, waits).dump() + "\n"
-                          : latency.render());
-    else if (o.summary == "waits")
-        *ctx.out << (json ? summary_json("waits", bytes, latency, waits).dump() + "\n"
-                          : waits.render());
-    std::uint64_t lost = reader.overruns();
-    *ctx.err << fmt::format("snoop: {} unmatched, {} lost\n", matcher.unmatched(), lost);
+    session.run();
 }
 
 }  // namespace
@@ -203,7 +290,9 @@ void register_snoop(Registry& r) {
     sub->add_flag("-W,--waits", o->waits, "Also a line per completed wait (marked WAIT)");
     sub->add_option("--duration", o->duration, "Stop after this many seconds");
     sub->add_option("-c,--count", o->count, "Stop after this many lines");
-    sub->add_option("--buffer-kb", o->buffer_kb, "Trace buffer per CPU, in KiB")
+    sub->add_option("--buffer-kb", o->buffer_kb,
+                    "Trace buffer per CPU, in KiB (bpf: one ring buffer of CPUs times it, "
+                    "rounded up to a power of two)")
         ->capture_default_str();
     Context& ctx = r.ctx;
     bool& json = r.json;

@@ -9,8 +9,8 @@
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/error.hpp"
-#include "iotally/statfs.hpp"
+#include "iotally/statistic/statfs.hpp"
+#include "iotally/util/error.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {

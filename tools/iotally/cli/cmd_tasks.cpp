@@ -10,19 +10,25 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
+#include <set>
 
 #include "app.hpp"
 #include "document.hpp"
-#include "iotally/cgroup_sampler.hpp"
-#include "iotally/error.hpp"
-#include "iotally/taskstats.hpp"
-#include "iotally/units.hpp"
+#include "iotally/taskstats/bpf_task_io.hpp"
+#include "iotally/taskstats/cgroup_io.hpp"
+#include "iotally/taskstats/cgroup_sampler.hpp"
+#include "iotally/taskstats/taskstats.hpp"
+#include "iotally/util/backend.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 #include "output.hpp"
 #include "task_records.hpp"
 
@@ -34,6 +40,82 @@ volatile std::sig_atomic_t stop_requested = 0;
 
 void on_stop(int) {
     stop_requested = 1;
+}
+
+// SIGINT and SIGTERM end a listener or a sampling loop at its next turn.
+void stop_on_signals() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+// poll(2)'s timeout until `end` (ctx.clock() seconds; 0: no end): -1 for
+// none, nothing once `end` has passed.
+std::optional<int> poll_timeout(const Context& ctx, double end) {
+    if (end <= 0)
+        return -1;
+    double left = end - ctx.clock();
+    if (left <= 0)
+        return std::nullopt;
+    return static_cast<int>(left * 1000) + 1;
+}
+
+// -w FILE of the exit listeners: truncated now, not after the first record.
+std::ofstream open_record_file(const std::string& path) {
+    std::ofstream file;
+    if (!path.empty()) {
+        file.open(path, std::ios::out | std::ios::trunc);
+        if (!file)
+            throw Error(ErrorKind::failed, fmt::format("{}: cannot open for writing", path));
+    }
+    return file;
+}
+
+// The backend of a tasks mode, said on stderr with -v.
+Backend tasks_backend(Context& ctx) {
+    std::string native_missing = task_io_native_missing();
+    Backend b =
+        resolve_backend(ctx.backend, native_missing,
+                        ctx.backend == Backend::native ? std::string() : bpf_missing(), "tasks");
+    if (ctx.verbose) {
+        std::string why = ctx.backend != Backend::automatic
+                              ? "--backend " + std::string(backend_name(b))
+                          : b == Backend::native ? "the kernel's taskstats carry per-task I/O"
+                                                 : "no " + native_missing;
+        *ctx.err << fmt::format("iotally: tasks: backend {} ({})\n", backend_name(b), why);
+    }
+    return b;
+}
+
+// Loads and attaches the BPF program; with -v, says when it counts.
+std::unique_ptr<BpfTaskIo> attach_bpf(Context& ctx, unsigned exit_records) {
+    BpfTaskIoOptions o;
+    o.exit_records = exit_records;
+    o.log = ctx.verbose ? ctx.err : nullptr;
+    o.what = "tasks";
+    auto bpf = std::make_unique<BpfTaskIo>(o);
+    if (ctx.verbose) {
+        *ctx.err << fmt::format("iotally: tasks: bpf maps: {} KiB\n",
+                                (bpf->map_bytes() + 1023) / 1024)
+                 << "iotally: tasks: bpf program attached, counting\n";
+        ctx.err->flush();
+    }
+    return bpf;
+}
+
+void warn_drops(Context& ctx, const BpfTaskIo& bpf) {
+    std::string text = bpf_drops_text(bpf.drops());
+    if (!text.empty())
+        *ctx.err << "iotally: tasks: " << text << "\n";
+}
+
+void add_drops_json(nlohmann::json& doc, const BpfTaskIo& bpf) {
+    auto d = bpf.drops();
+    doc["bpf_dropped"] = {{"thread_map_full", d.thread_map_full},
+                          {"process_map_full", d.process_map_full},
+                          {"cgroup_map_full", d.cgroup_map_full},
+                          {"ringbuf_full", d.ringbuf_full}};
 }
 
 void print_record_table(std::ostream& out, const TaskRecord& r) {
@@ -56,7 +138,8 @@ void print_record_table(std::ostream& out, const TaskRecord& r) {
     }
     if (r.io) {
         const auto& io = *r.io;
-        t.add({"io_version", std::to_string(io.version)});
+        t.add({"io_version", io.bpf ? fmt::format("{} (bpf, counted since attach)", io.version)
+                                    : std::to_string(io.version)});
         for (int op = 0; op < TaskIo::nr_ops; op++)
             t.add({op_name(static_cast<TaskIo::Op>(op)),
                    fmt::format("ops {} sectors {}", io.ops[op], io.sectors[op])});
@@ -142,16 +225,8 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
         exact = sync_cpu(*c, cpu) && exact;
         socks.push_back(std::move(c));
     }
-    std::ofstream file;
-    if (!o.file.empty()) {
-        file.open(o.file, std::ios::out | std::ios::trunc);
-        if (!file)
-            throw Error(ErrorKind::failed, fmt::format("{}: cannot open for writing", o.file));
-    }
-    struct sigaction sa {};
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    std::ofstream file = open_record_file(o.file);
+    stop_on_signals();
     *ctx.err << fmt::format("listening on cpus {}\n", o.cpumask);
     ctx.err->flush();
 
@@ -161,14 +236,10 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
     for (auto& c : socks)
         fds.push_back({c->fd(), POLLIN, 0});
     while (!stop_requested && (o.count == 0 || writer.pid_records() < o.count)) {
-        int timeout = -1;
-        if (end > 0) {
-            double left = end - ctx.clock();
-            if (left <= 0)
-                break;
-            timeout = static_cast<int>(left * 1000) + 1;
-        }
-        int rc = ::poll(fds.data(), fds.size(), timeout);
+        std::optional<int> timeout = poll_timeout(ctx, end);
+        if (!timeout)
+            break;
+        int rc = ::poll(fds.data(), fds.size(), *timeout);
         if (rc < 0 && errno != EINTR)
             throw Error(ErrorKind::failed, fmt::format("poll: {}", std::strerror(errno)));
         if (rc <= 0)
@@ -203,6 +274,136 @@ void listen(Context& ctx, bool json, const ListenOptions& o) {
     writer.summary(summary);
 }
 
+// tasks -m on BPF: the program's exit records of the threads that exit on
+// the CPUs of the mask, in the exit listener's formats: a pid record per
+// thread, then a tgid record when the last thread of a process that had
+// more than one exits. Their I/O is what they did since the program was
+// attached.
+void listen_bpf(Context& ctx, bool json, const ListenOptions& o) {
+    std::vector<unsigned> cpu_list = parse_cpulist(o.cpumask);
+    std::set<unsigned> cpus(cpu_list.begin(), cpu_list.end());
+    // As the kernel's listener refuses a CPU that cannot exist (E2BIG).
+    {
+        std::ifstream in("/sys/devices/system/cpu/possible");
+        std::string possible;
+        if (std::getline(in, possible) && !possible.empty()) {
+            auto all = parse_cpulist(possible);
+            std::set<unsigned> can(all.begin(), all.end());
+            for (unsigned cpu : cpus)
+                if (!can.count(cpu))
+                    throw Error(
+                        ErrorKind::usage,
+                        fmt::format("tasks -m: cpu {} out of range (possible: {})", cpu, possible));
+        }
+    }
+    std::ofstream file = open_record_file(o.file);
+    auto bpf_ptr = attach_bpf(ctx, 2);
+    BpfTaskIo& bpf = *bpf_ptr;
+    stop_on_signals();
+    *ctx.err << fmt::format("listening on cpus {}\n", o.cpumask);
+    ctx.err->flush();
+    ExitRecordWriter writer(*ctx.out, file.is_open() ? &file : nullptr, json, ctx.realtime_ns);
+    auto write = [&](const std::vector<BpfExit>& exits) {
+        for (const auto& e : exits) {
+            if (!cpus.count(e.cpu))
+                continue;
+            if (o.count != 0 && writer.pid_records() >= o.count && !e.process)
+                continue;
+            TaskRecord r;
+            r.comm = e.comm;
+            r.io = e.io;
+            if (!e.process) {
+                r.id = e.tid;
+            } else if (e.threads > 1) {
+                r.tgid = true;
+                r.id = e.tgid;
+            } else {
+                continue;  // one thread: its pid record said it all
+            }
+            writer.record(r);
+        }
+        ctx.out->flush();
+    };
+    double end = o.duration > 0 ? ctx.clock() + o.duration : 0;
+    pollfd fd{bpf.exits_fd(), POLLIN, 0};
+    while (!stop_requested && (o.count == 0 || writer.pid_records() < o.count)) {
+        std::optional<int> timeout = poll_timeout(ctx, end);
+        if (!timeout)
+            break;
+        int rc = ::poll(&fd, 1, *timeout);
+        if (rc < 0 && errno != EINTR)
+            throw Error(ErrorKind::failed, fmt::format("poll: {}", std::strerror(errno)));
+        if (rc <= 0)
+            continue;
+        std::vector<BpfExit> exits;
+        bpf.poll_exits(exits, 0);
+        write(exits);
+    }
+    if (o.count == 0) {
+        std::vector<BpfExit> exits;
+        bpf.poll_exits(exits, 0);
+        write(exits);
+    }
+    if (file.is_open()) {
+        file.flush();
+        if (!file)
+            throw Error(ErrorKind::failed, fmt::format("{}: write failed", o.file));
+    }
+    ListenSummary summary;
+    summary.lost_messages = bpf.drops().ringbuf_full;
+    writer.summary(summary);
+    warn_drops(ctx, bpf);
+}
+
+// tasks -p / -t on BPF: nothing was counted before the program is attached,
+// so the I/O is what the task does over the interval (-i) that follows; the
+// classic taskstats fields are the kernel's, read first.
+void query_bpf(Context& ctx, bool json, bool by_pid, std::uint32_t id, double interval) {
+    TaskRecord rec;
+    {
+        TaskstatsClient c;
+        rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
+    }
+    auto bpf_ptr = attach_bpf(ctx, 2);
+    BpfTaskIo& bpf = *bpf_ptr;
+    std::optional<TaskIo> gone;
+    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(interval);
+    std::vector<BpfExit> exits;
+    // Until the interval ends, or the task exits (its exit record is final).
+    while (!gone && !stop_requested) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            end - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            break;
+        exits.clear();
+        bpf.poll_exits(exits, static_cast<int>(std::min<long long>(left.count() + 1, 100)));
+        for (const auto& e : exits) {
+            if (by_pid && !e.process && e.tid == id)
+                gone = e.io;
+            if (!by_pid && e.process && e.tgid == id && !gone)
+                gone = e.io;
+        }
+    }
+    if (!gone && process_has_exited(id))
+        throw Error(ErrorKind::no_device,
+                    fmt::format("tasks: {} {} exited before the bpf program could count its I/O",
+                                by_pid ? "pid" : "tgid", id));
+    rec.io = gone ? *gone : by_pid ? bpf.thread(id) : bpf.process(id);
+    if (json) {
+        auto doc = task_record_document(rec, ctx.realtime_ns());
+        doc["backend"] = "bpf";
+        doc["interval_s"] = interval;
+        add_drops_json(doc, bpf);
+        *ctx.out << doc.dump() << "\n";
+    } else {
+        print_record_table(*ctx.out, rec);
+        *ctx.out << fmt::format(
+            "io counted by the bpf backend from its attach {}\n",
+            gone ? "until the task exited" : fmt::format("over {} s", interval));
+    }
+    warn_drops(ctx, bpf);
+}
+
 struct TopRow {
     std::uint32_t tgid;
     std::string comm;
@@ -235,38 +436,26 @@ std::string command_name(std::uint32_t tgid, const TaskRecord& rec) {
     return "?";
 }
 
-void top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
+void check_by(const std::string& by) {
     if (by != "bytes" && by != "wait" && by != "ops")
         throw Error(ErrorKind::usage, fmt::format("--by '{}': expected bytes, ops or wait", by));
-    TaskstatsClient c;
-    // This process always exists: without I/O in its own record, the kernel
-    // has no per-task I/O at all, and an empty table would be a lie.
-    if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
-        throw Error(ErrorKind::unsupported,
-                    "tasks --top: this kernel's taskstats carry no per-task I/O "
-                    "(the iotally kernel patches add it; see iotally(8))");
-    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
-    auto before = snapshot_tgids(c);
-    ctx.sleep(interval);
-    auto after = snapshot_tgids(c);
-    std::vector<TopRow> rows;
-    for (const auto& [tgid, rec] : after) {
-        TaskIo base{};
-        if (auto it = before.find(tgid); it != before.end())
-            base = *it->second.io;
-        const TaskIo& io = *rec.io;
-        TopRow r{tgid,
-                 command_name(tgid, rec),
-                 (io.sectors[TaskIo::read] - base.sectors[TaskIo::read]) * 512,
-                 (io.sectors[TaskIo::write] - base.sectors[TaskIo::write]) * 512,
-                 0,
-                 io.wait_total_ns - base.wait_total_ns,
-                 io.wait_count - base.wait_count};
-        for (int op = 0; op < TaskIo::nr_ops; op++)
-            r.ops += io.ops[op] - base.ops[op];
-        if (r.ops || r.waits)
-            rows.push_back(r);
-    }
+}
+
+TopRow top_row(std::uint32_t tgid, std::string comm, const TaskIo& io, const TaskIo& base) {
+    TopRow r{tgid,
+             std::move(comm),
+             (io.sectors[TaskIo::read] - base.sectors[TaskIo::read]) * 512,
+             (io.sectors[TaskIo::write] - base.sectors[TaskIo::write]) * 512,
+             0,
+             io.wait_total_ns - base.wait_total_ns,
+             io.wait_count - base.wait_count};
+    for (int op = 0; op < TaskIo::nr_ops; op++)
+        r.ops += io.ops[op] - base.ops[op];
+    return r;
+}
+
+void print_top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit,
+               std::vector<TopRow> rows, Backend backend, const BpfTaskIo* bpf) {
     auto key = [&](const TopRow& r) {
         return by == "wait" ? r.wait_ns : by == "ops" ? r.ops : r.read_bytes + r.write_bytes;
     };
@@ -286,10 +475,13 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
                          {"wait_ns", r.wait_ns}});
         auto doc = json_document("tasks");
         add_timestamp(doc, ctx.realtime_ns());
+        doc["backend"] = backend_name(backend);
         doc["interval_s"] = interval;
         doc["by"] = by;
         doc["units"] = {{"read_bytes", "bytes"}, {"write_bytes", "bytes"}, {"wait_ns", "ns"}};
         doc["tasks"] = j;
+        if (bpf)
+            add_drops_json(doc, *bpf);
         *ctx.out << doc.dump() << "\n";
         return;
     }
@@ -299,6 +491,80 @@ void top(Context& ctx, bool json, double interval, const std::string& by, std::s
                std::to_string(r.write_bytes), std::to_string(r.ops), std::to_string(r.waits),
                fmt::format("{:.3f}", ns_to_ms(static_cast<double>(r.wait_ns)))});
     *ctx.out << t.render();
+}
+
+void top(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
+    check_by(by);
+    TaskstatsClient c;
+    // This process always exists: without I/O in its own record, the kernel
+    // has no per-task I/O at all, and an empty table would be a lie.
+    if (!c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
+        throw Error(ErrorKind::unsupported,
+                    "tasks --top: this kernel's taskstats carry no per-task I/O "
+                    "(the iotally kernel patches add it; see iotally(8))");
+    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
+    auto before = snapshot_tgids(c);
+    ctx.sleep(interval);
+    auto after = snapshot_tgids(c);
+    std::vector<TopRow> rows;
+    for (const auto& [tgid, rec] : after) {
+        TaskIo base{};
+        if (auto it = before.find(tgid); it != before.end())
+            base = *it->second.io;
+        TopRow r = top_row(tgid, command_name(tgid, rec), *rec.io, base);
+        if (r.ops || r.waits)
+            rows.push_back(r);
+    }
+    print_top(ctx, json, interval, by, limit, std::move(rows), Backend::native, nullptr);
+}
+
+// Waits `interval` seconds while reading the BPF program's exit records.
+std::vector<BpfExit> collect_exits(BpfTaskIo& bpf, double interval) {
+    std::vector<BpfExit> out;
+    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(interval);
+    while (!stop_requested) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            end - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            break;
+        bpf.poll_exits(out, static_cast<int>(left.count()) + 1);
+    }
+    bpf.poll_exits(out, 0);
+    return out;
+}
+
+// tasks --top on BPF: what every process, running or exited, did since the
+// program was attached, one interval ago.
+void top_bpf(Context& ctx, bool json, double interval, const std::string& by, std::size_t limit) {
+    check_by(by);
+    auto bpf_ptr = attach_bpf(ctx, 1);
+    BpfTaskIo& bpf = *bpf_ptr;
+    auto exits = collect_exits(bpf, interval);
+    std::map<std::uint32_t, std::pair<std::string, TaskIo>> all;
+    for (const auto& e : exits) {
+        auto [it, fresh] = all.try_emplace(e.tgid, e.comm, e.io);
+        if (!fresh)
+            add_task_io(it->second.second, e.io);
+    }
+    for (const auto& [tgid, p] : bpf.processes()) {
+        auto [it, fresh] = all.try_emplace(tgid, p.comm, p.io);
+        if (!fresh) {
+            add_task_io(it->second.second, p.io);
+            continue;
+        }
+        std::ifstream in(fmt::format("/proc/{}/comm", tgid));
+        std::string comm;
+        if (std::getline(in, comm) && !comm.empty())
+            it->second.first = comm;
+    }
+    std::vector<TopRow> rows;
+    for (const auto& [tgid, p] : all) {
+        TopRow r = top_row(tgid, p.first.empty() ? "?" : p.first, p.second, TaskIo{});
+        if (r.ops || r.waits)
+            rows.push_back(r);
+    }
+    print_top(ctx, json, interval, by, limit, std::move(rows), Backend::bpf, &bpf);
+    warn_drops(ctx, bpf);
 }
 
 // The upper bound, in ns, of the bucket that holds the q-quantile wait.
@@ -333,11 +599,19 @@ TaskIo minus(const TaskIo& a, const TaskIo* b) {
 
 // tasks --cgroup: what each cgroup's processes, running or exited, did
 // over the interval.
-void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
+void cgroups(Context& ctx, bool json, double interval, CgroupOptions o, Backend backend) {
+    o.bpf = backend == Backend::bpf;
+    o.bpf_log = ctx.verbose ? ctx.err : nullptr;
     CgroupSampler sampler(o);
     sampler.start();
-    warn_if_task_io_stats_off(*ctx.err, ctx.proc);
+    if (!o.bpf)
+        warn_if_task_io_stats_off(*ctx.err, ctx.proc);
     auto before = sampler.sample();
+    if (ctx.verbose) {
+        // The interval starts now (on BPF, after the program is attached).
+        *ctx.err << "iotally: tasks: counting\n";
+        ctx.err->flush();
+    }
     ctx.sleep(interval);
     auto after = sampler.sample();
     struct Row {
@@ -373,9 +647,12 @@ void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
         }
         auto doc = json_document("tasks");
         add_timestamp(doc, ctx.realtime_ns());
+        doc["backend"] = backend_name(backend);
         doc["interval_s"] = interval;
         doc["units"] = {{"read_bytes", "bytes"}, {"write_bytes", "bytes"}, {"wait_ns", "ns"}};
         doc["cgroups"] = j;
+        if (o.bpf)
+            doc["bpf_dropped"] = sampler.dropped();
         doc["exits"] = sampler.exits();
         doc["lost_messages"] = sampler.lost_messages();
         doc["unaccounted_exits"] = sampler.unaccounted_exits();
@@ -395,6 +672,9 @@ void cgroups(Context& ctx, bool json, double interval, const CgroupOptions& o) {
     if (sampler.lost_messages() || sampler.unaccounted_exits())
         *ctx.err << fmt::format("tasks --cgroup: {} exit messages lost, {} exits unaccounted\n",
                                 sampler.lost_messages(), sampler.unaccounted_exits());
+    if (sampler.dropped())
+        *ctx.err << fmt::format("tasks --cgroup: {} bios and waits not counted (bpf maps full)\n",
+                                sampler.dropped());
 }
 
 }  // namespace
@@ -437,7 +717,8 @@ void register_tasks(Registry& r) {
     sub->add_option("-r,--rcvbuf", lo->rcvbuf, "With -m: receive buffer size in bytes");
     sub->add_option("-c,--count", lo->count, "With -m: stop after this many pid records");
     sub->add_option("--duration", lo->duration, "With -m: stop after this many seconds");
-    sub->add_option("-i,--interval", *interval, "With --top or --cgroup: interval (1, 500ms, 2s)")
+    sub->add_option("-i,--interval", *interval,
+                    "With --top or --cgroup (and -p/-t on BPF): interval (1, 500ms, 2s)")
         ->capture_default_str();
     sub->add_option("--by", *by, "With --top: bytes, ops or wait")->capture_default_str();
     sub->add_option("-n,--limit", *limit, "With --top: rows")->capture_default_str();
@@ -447,21 +728,36 @@ void register_tasks(Registry& r) {
         if (!pid->empty() || !tgid->empty()) {
             bool by_pid = !pid->empty();
             std::uint32_t id = parse_id(by_pid ? *pid : *tgid, by_pid ? "pid" : "tgid");
+            double seconds = parse_interval_s(*interval);
+            if (tasks_backend(ctx) == Backend::bpf)
+                return query_bpf(ctx, json, by_pid, id, seconds);
             TaskstatsClient c;
             auto rec = by_pid ? c.query_pid(id) : c.query_tgid(id);
             warn_if_task_io_stats_off(*ctx.err, ctx.proc);  // after any error
-            if (json)
-                *ctx.out << task_record_document(rec, ctx.realtime_ns()).dump() << "\n";
-            else
+            if (json) {
+                auto doc = task_record_document(rec, ctx.realtime_ns());
+                doc["backend"] = "native";
+                *ctx.out << doc.dump() << "\n";
+            } else {
                 print_record_table(*ctx.out, rec);
+            }
         } else if (!lo->cpumask.empty()) {
             if (lo->rcvbuf < 0 || lo->count < 0 || lo->duration < 0)
                 throw Error(ErrorKind::usage, "tasks: -r, -c and --duration must not be negative");
-            listen(ctx, json, *lo);
+            if (tasks_backend(ctx) == Backend::bpf)
+                listen_bpf(ctx, json, *lo);
+            else
+                listen(ctx, json, *lo);
         } else if (*top_on) {
-            top(ctx, json, parse_interval_s(*interval), *by, *limit);
+            double seconds = parse_interval_s(*interval);
+            check_by(*by);
+            if (tasks_backend(ctx) == Backend::bpf)
+                top_bpf(ctx, json, seconds, *by, *limit);
+            else
+                top(ctx, json, seconds, *by, *limit);
         } else if (*cg_on) {
-            cgroups(ctx, json, parse_interval_s(*interval), *cg);
+            double seconds = parse_interval_s(*interval);
+            cgroups(ctx, json, seconds, *cg, tasks_backend(ctx));
         } else {
             throw Error(ErrorKind::usage,
                         "tasks: give -p PID, -t TGID, -m CPUMASK, --top or --cgroup");

@@ -16,12 +16,13 @@
 #include <ostream>
 
 #include "app.hpp"
+#include "block_devices.hpp"
 #include "document.hpp"
-#include "iotally/diskstats.hpp"
-#include "iotally/error.hpp"
-#include "iotally/report.hpp"
-#include "iotally/selection.hpp"
-#include "iotally/units.hpp"
+#include "iotally/block/diskstats.hpp"
+#include "iotally/metrics/report.hpp"
+#include "iotally/metrics/selection.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {
@@ -136,15 +137,25 @@ struct TopArgs {
 
 constexpr std::string_view frame_fields[] = {"r/s", "w/s", "rMB/s", "wMB/s", "await", "%util"};
 
-std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
-                         std::size_t max_rows, int width, std::int64_t unix_ns, bool dm) {
-    std::size_t regions = 0;
-    for (const auto& d : snap.devices)
-        regions += d.regions.size();
+// What a frame's title says: the selected dm devices and their regions.
+struct FrameHead {
+    std::size_t devices = 0, regions = 0;
+    std::uint64_t generation = 0;
+    bool dm = false;  // device-mapper answered
+};
+
+// The name a row is shown by: a region's dm device by its dm name, a block
+// device by its kernel name.
+const std::string& row_name(const ReportRow& r) {
+    return r.level == ReportLevel::device ? r.id.kernel_name : r.id.dm_name;
+}
+
+std::string render_frame(const std::vector<ReportRow>& rows, const FrameHead& head, double interval,
+                         std::size_t max_rows, int width, std::int64_t unix_ns) {
     std::string out = fmt::format(
         "iotally top - {}  interval {:.3g}s  devices {}  regions {}  generation {}  "
         "(q quits)\n\n",
-        iso8601_local(unix_ns), interval, snap.devices.size(), regions, snap.generation);
+        iso8601_local(unix_ns), interval, head.devices, head.regions, head.generation);
     const auto& fields = frame_fields;
     std::vector<std::string> headers{"<Device", "Region"};
     for (auto f : fields)
@@ -156,7 +167,7 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
     for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
         const auto& r = rows[i];
         std::vector<std::string> c{
-            r.device, r.region ? std::to_string(*r.region) + (r.is_new ? "+" : "") : "-"};
+            row_name(r), r.region ? std::to_string(*r.region) + (r.is_new ? "+" : "") : "-"};
         for (auto f : fields) {
             const MetricField* m = find_metric_field(f);
             auto v = m->get(r.stats);
@@ -176,7 +187,7 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
         t.add(std::move(cells[i]));
     }
     out += t.render();
-    if (!dm)
+    if (!head.dm)
         out += "(no device-mapper in this kernel: block devices only)\n";
     else if (rows.empty())
         out += "(no regions: create some with 'iotally create')\n";
@@ -184,13 +195,13 @@ std::string render_frame(const std::vector<ReportRow>& rows, const Snapshot& sna
 }
 
 // One frame as one line of JSON (a JSON-lines stream).
-std::string json_frame(const std::vector<ReportRow>& rows, const Snapshot& snap, double interval,
+std::string json_frame(const std::vector<ReportRow>& rows, const FrameHead& head, double interval,
                        std::size_t max_rows, std::uint64_t frame, std::int64_t unix_ns) {
     nlohmann::json doc = json_document("top");
     add_timestamp(doc, unix_ns);
     doc["frame"] = frame;
     doc["interval_s"] = interval;
-    doc["generation"] = snap.generation;
+    doc["generation"] = head.generation;
     nlohmann::json units = nlohmann::json::object();
     for (auto f : frame_fields)
         units[std::string(f)] = find_metric_field(f)->unit;
@@ -205,7 +216,7 @@ std::string json_frame(const std::vector<ReportRow>& rows, const Snapshot& snap,
             metrics[std::string(f)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
         }
         out.push_back(
-            {{"dm_name", r.device},
+            {{"dm_name", row_name(r)},
              {"region_id", r.region ? nlohmann::json(*r.region) : nullptr},
              {"new", r.is_new},
              {"time_resolution", region_time_unit(!r.stats.jiffies_resolution).resolution},
@@ -215,6 +226,139 @@ std::string json_frame(const std::vector<ReportRow>& rows, const Snapshot& snap,
     doc["rows"] = out;
     return doc.dump() + "\n";
 }
+
+const MetricField& sort_field(const std::string& name) {
+    const MetricField* f = find_metric_field(name);
+    if (!f)
+        throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}' (fields: {})", name,
+                                                  metric_field_names()));
+    return *f;
+}
+
+std::uint64_t parse_frame_count(const std::string& text) {
+    if (text.empty())
+        return 0;
+    if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
+        std::stoull(text) == 0)
+        throw Error(ErrorKind::usage, fmt::format("count '{}' is not a positive integer", text));
+    return std::stoull(text);
+}
+
+// The frames of one `iotally top`: samples from the Sampler that `report`
+// uses, the devices chosen by the same DeviceSelector; the rows are the
+// regions of the chosen dm devices or, without device-mapper, the chosen
+// block devices' own counters, as `report` shows them.
+class Top {
+  public:
+    Top(Context& ctx, bool json, const TopArgs& a)
+        : ctx_(ctx),
+          a_(a),
+          json_(json),
+          interval_(parse_interval_s(a.interval)),
+          sort_(sort_field(a.sort)),
+          count_(parse_frame_count(a.count)),
+          sampler_(ctx,
+                   SampleOptions{false, true,
+                                 a.program_id.empty() ? std::nullopt : std::optional(a.program_id),
+                                 true}),
+          selector_(SelectArgs{a.devices, a.select, "", 0, 0}) {}
+
+    void run() {
+        const bool tty = !json_ && ctx_.interactive();
+        std::optional<TerminalSession> session;
+        if (tty) {
+            interrupted = 0;
+            session.emplace(*ctx_.out);
+        }
+        Sample prev = sampler_.take();
+        for (std::uint64_t frame = 0; count_ == 0 || frame < count_; ++frame) {
+            if (!wait(session))
+                break;
+            Sample cur = sampler_.take();
+            FrameHead head;
+            auto rows = frame_rows(cur, prev, head);
+            show(rows, head, frame, tty);
+            prev = std::move(cur);
+        }
+    }
+
+  private:
+    bool wait(std::optional<TerminalSession>& session) {
+        if (session)
+            return session->wait(interval_);
+        ctx_.sleep(interval_);
+        return true;
+    }
+
+    // The rows of one frame, largest first by the sort field.
+    std::vector<ReportRow> frame_rows(const Sample& cur, const Sample& prev, FrameHead& head) {
+        auto chosen = select_sampled(selector_, cur, {});
+        std::vector<ReportRow> rows =
+            cur.dm ? region_rows(chosen, cur, prev, head) : device_rows(chosen, cur, prev);
+        std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
+            return sort_.get(x.stats).value_or(-1) > sort_.get(y.stats).value_or(-1);
+        });
+        return rows;
+    }
+
+    // The regions of the chosen dm devices, in device-mapper's order.
+    static std::vector<ReportRow> region_rows(const std::vector<const JoinedDevice*>& chosen,
+                                              const Sample& cur, const Sample& prev,
+                                              FrameHead& head) {
+        std::vector<JoinedDevice> dm;
+        for (const JoinedDevice* d : chosen)
+            if (d->dm)
+                dm.push_back(*d);
+        std::stable_sort(dm.begin(), dm.end(),
+                         [](const JoinedDevice& a, const JoinedDevice& b) { return a.dm < b.dm; });
+        head.dm = true;
+        head.devices = dm.size();
+        head.generation = cur.dm->generation;
+        for (const auto& d : dm)
+            head.regions += d.dm->regions.size();
+        // Device-mapper just appeared: its regions are new against an empty
+        // snapshot of the previous sample's time.
+        Snapshot none;
+        none.taken_s = prev.disks.taken_s;
+        return build_report(dm, prev.dm ? &*prev.dm : &none, ReportLevel::region);
+    }
+
+    static std::vector<ReportRow> device_rows(const std::vector<const JoinedDevice*>& chosen,
+                                              const Sample& cur, const Sample& prev) {
+        std::vector<ReportRow> rows;
+        for (const JoinedDevice* d : chosen) {
+            const BlockDevice* p = prev.disks.find(d->id);
+            rows.push_back(device_row(*d, p, cur.disks.taken_s - prev.disks.taken_s));
+            rows.back().is_new = !p;
+        }
+        return rows;
+    }
+
+    void show(const std::vector<ReportRow>& rows, const FrameHead& head, std::uint64_t frame,
+              bool tty) {
+        std::size_t max_rows = a_.max ? a_.max : (tty ? terminal_rows() : rows.size());
+        if (json_) {
+            *ctx_.out << json_frame(rows, head, interval_, max_rows, frame, ctx_.realtime_ns())
+                      << std::flush;
+            return;
+        }
+        std::string text = render_frame(rows, head, interval_, max_rows, ctx_.terminal_width(),
+                                        ctx_.realtime_ns());
+        if (tty)
+            *ctx_.out << "\x1b[H\x1b[2J" << text << std::flush;
+        else
+            *ctx_.out << (frame ? "\n" : "") << text << std::flush;
+    }
+
+    Context& ctx_;
+    const TopArgs& a_;
+    bool json_;
+    double interval_;
+    const MetricField& sort_;
+    std::uint64_t count_;
+    Sampler sampler_;
+    DeviceSelector selector_;
+};
 
 }  // namespace
 
@@ -238,102 +382,8 @@ void register_top(Registry& r) {
     Context& ctx = r.ctx;
     bool& json = r.json;
     r.add(sub, [a, &ctx, &json] {
-        const double interval = parse_interval_s(a->interval);
-        const MetricField* sort = find_metric_field(a->sort);
-        if (!sort)
-            throw Error(ErrorKind::usage, fmt::format("unknown sort field '{}' (fields: {})",
-                                                      a->sort, metric_field_names()));
-        std::uint64_t count = 0;
-        if (!a->count.empty()) {
-            if (a->count.find_first_not_of("0123456789") != std::string::npos ||
-                a->count.size() > 9 || std::stoull(a->count) == 0)
-                throw Error(ErrorKind::usage,
-                            fmt::format("count '{}' is not a positive integer", a->count));
-            count = std::stoull(a->count);
-        }
-        std::vector<MatchExpr> matches;
-        for (const auto& s : a->select)
-            matches.push_back(build_match(s));
-        const std::optional<std::string> program =
-            a->program_id.empty() ? std::nullopt : std::optional(a->program_id);
-
-        Snapshotter snapshotter(ctx.layer(), ctx.clock);
-        // Without device-mapper (dm_mod not loaded): the block devices' own
-        // counters, one row each, as `report` shows them.
-        bool dm = true;
-        DiskSample disks, prev_disks;
-        auto take = [&] {
-            if (!dm)
-                return Snapshot{};
-            Snapshot snap;
-            try {
-                snap = snapshotter.take(a->devices, program);
-            } catch (const Error& e) {
-                if (e.kind() != ErrorKind::unsupported)
-                    throw;
-                dm = false;
-                return Snapshot{};
-            }
-            if (!matches.empty())
-                std::erase_if(snap.devices,
-                              [&](const DeviceSnapshot& d) { return !matches_any(matches, d.id); });
-            return snap;
-        };
-        const bool tty = !json && ctx.interactive();
-        std::optional<TerminalSession> session;
-        if (tty) {
-            interrupted = 0;
-            session.emplace(*ctx.out);
-        }
-        auto wait = [&] {
-            if (session)
-                return session->wait(interval);
-            ctx.sleep(interval);
-            return true;
-        };
-
-        auto take_disks = [&] {
-            DiskSample d;
-            d.taken_s = ctx.clock();
-            if (!dm)
-                d.devices = read_block_devices({ctx.sysfs, false});
-            return d;
-        };
-        Snapshot prev = take();
-        prev_disks = take_disks();
-        for (std::uint64_t frame = 0; count == 0 || frame < count; ++frame) {
-            if (!wait())
-                break;
-            Snapshot cur = take();
-            disks = take_disks();
-            auto rows = build_report(cur, &prev, ReportLevel::region);
-            for (const auto& d : disks.devices) {
-                if (!a->devices.empty() && std::find(a->devices.begin(), a->devices.end(),
-                                                     d.id.kernel_name) == a->devices.end())
-                    continue;
-                const BlockDevice* p = prev_disks.find(d.id);
-                rows.push_back(device_row(d, p, disks.taken_s - prev_disks.taken_s, false));
-                rows.back().is_new = !p;
-            }
-            prev_disks = std::move(disks);
-            std::stable_sort(rows.begin(), rows.end(), [&](const ReportRow& x, const ReportRow& y) {
-                return sort->get(x.stats).value_or(-1) > sort->get(y.stats).value_or(-1);
-            });
-            std::size_t max_rows = a->max ? a->max : (tty ? terminal_rows() : rows.size());
-            if (json) {
-                *ctx.out << json_frame(rows, cur, interval, max_rows, frame, ctx.realtime_ns())
-                         << std::flush;
-                prev = std::move(cur);
-                continue;
-            }
-            std::string text = render_frame(rows, cur, interval, max_rows, ctx.terminal_width(),
-                                            ctx.realtime_ns(), dm);
-            if (tty)
-                *ctx.out << "\x1b[H\x1b[2J" << text << std::flush;
-            else
-                *ctx.out << (frame ? "\n" : "") << text << std::flush;
-            prev = std::move(cur);
-        }
+        Top top(ctx, json, *a);
+        top.run();
     });
 }
 

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 
-#include "iotally/error.hpp"
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::cli {
 
-static_assert(std::tuple_size_v<decltype(Statistics::depth_pct)> == depth_thresholds.size());
+static_assert(std::tuple_size_v<decltype(DerivedRates::depth_pct)> == depth_thresholds.size());
 
 DepthSampler::DepthSampler(Context& ctx, double period_s, bool regions)
     : ctx_(ctx), period_s_(period_s), regions_(regions) {}
@@ -88,7 +88,7 @@ void DepthSampler::run_until(double until) {
 
 namespace {
 
-void set_pct(Statistics& s, const DepthTally& tally) {
+void set_pct(DerivedRates& s, const DepthTally& tally) {
     if (auto f = tally.fractions())
         for (std::size_t i = 0; i < f->size(); ++i)
             s.depth_pct[i] = (*f)[i] * 100.0;
@@ -99,11 +99,11 @@ void set_pct(Statistics& s, const DepthTally& tally) {
 void DepthSampler::fill(std::vector<ReportRow>& rows) {
     for (auto& row : rows) {
         if (row.level == ReportLevel::device) {
-            if (auto it = devices_.find(row.kernel_name); it != devices_.end())
+            if (auto it = devices_.find(row.id.kernel_name); it != devices_.end())
                 set_pct(row.stats, it->second.tally);
             continue;
         }
-        const std::string dm = row.dm_name.value_or(row.device);
+        const std::string& dm = row.id.dm_name;
         if (row.level == ReportLevel::group) {
             if (!row.group)
                 continue;

@@ -11,7 +11,7 @@
 
 #include "app.hpp"
 #include "block_devices.hpp"
-#include "iotally/saturation.hpp"
+#include "iotally/block/saturation.hpp"
 
 namespace iotally::cli {
 

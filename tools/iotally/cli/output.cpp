@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "iotally/error.hpp"
-#include "iotally/units.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally::cli {
 

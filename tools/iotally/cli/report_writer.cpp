@@ -6,8 +6,8 @@
 #include <array>
 
 #include "document.hpp"
-#include "iotally/error.hpp"
-#include "iotally/units.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 #include "output.hpp"
 
 namespace iotally::cli {
@@ -113,7 +113,7 @@ void ReportWriter::text(const ReportHead& head, const std::vector<ReportRow>& ro
     bool marked = false;
     for (const auto& r : rows) {
         const bool dev = r.level == ReportLevel::device;
-        std::vector<std::string> c{r.device};
+        std::vector<std::string> c{dm_names_ ? r.id.name() : r.id.kernel_name};
         switch (level_) {
             case ReportLevel::device:
                 break;
@@ -178,10 +178,10 @@ void ReportWriter::csv(const ReportHead& head, const std::vector<ReportRow>& row
         std::vector<std::string> c{iso8601_utc(head.unix_ns),
                                    std::to_string(head.unix_ns),
                                    std::to_string(head.sample),
-                                   csv_escape(r.kernel_name.empty() ? r.device : r.kernel_name),
-                                   csv_escape(r.dm_name.value_or("")),
-                                   std::to_string(r.major),
-                                   std::to_string(r.minor),
+                                   csv_escape(r.id.kernel_name),
+                                   csv_escape(r.id.dm_name),
+                                   std::to_string(r.id.major),
+                                   std::to_string(r.id.minor),
                                    std::string(to_string(r.level)),
                                    opt_str(r.group),
                                    opt_str(r.region),
@@ -235,10 +235,10 @@ void ReportWriter::json(const ReportHead& head, const std::vector<ReportRow>& ro
                 metrics[std::string(f->name)] = *v;
         }
         out_rows.push_back(
-            {{"device", r.kernel_name.empty() ? r.device : r.kernel_name},
-             {"dm_name", r.dm_name ? nlohmann::json(*r.dm_name) : nullptr},
-             {"major", r.major},
-             {"minor", r.minor},
+            {{"device", r.id.kernel_name},
+             {"dm_name", r.id.is_dm() ? nlohmann::json(r.id.dm_name) : nullptr},
+             {"major", r.id.major},
+             {"minor", r.id.minor},
              {"level", to_string(r.level)},
              {"group_id", opt(r.group)},
              {"group_alias", r.group_alias},

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "iotally/cpu_stat.hpp"
-#include "iotally/metrics.hpp"
-#include "iotally/report.hpp"
+#include "iotally/metrics/cpu_stat.hpp"
+#include "iotally/metrics/metrics.hpp"
+#include "iotally/metrics/report.hpp"
 
 namespace iotally::cli {
 
@@ -27,12 +27,13 @@ struct ReportHead {
 class ReportWriter {
   public:
     ReportWriter(std::ostream& out, Format format, std::vector<const MetricField*> fields,
-                 ReportLevel level, bool timestamps)
+                 ReportLevel level, bool timestamps, bool dm_names = false)
         : out_(out),
           format_(format),
           fields_(std::move(fields)),
           level_(level),
-          timestamps_(timestamps) {}
+          timestamps_(timestamps),
+          dm_names_(dm_names) {}
     // What each report has: the avg-cpu block (-c), the device table, or both.
     void set_blocks(bool cpu, bool devices) {
         cpu_ = cpu;
@@ -51,6 +52,7 @@ class ReportWriter {
     std::vector<const MetricField*> fields_;
     ReportLevel level_;
     bool timestamps_;
+    bool dm_names_;  // the text table names dm devices by dm name (iostat -N)
     bool csv_header_done_ = false;
     bool cpu_ = false, devices_ = true;
 };

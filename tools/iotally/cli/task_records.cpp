@@ -56,6 +56,8 @@ nlohmann::json io_json(const TaskIo& io) {
                           {"histogram", hist}}}};
     if (io.version >= 2)
         j["cgroup_id"] = io.cgroup_id;
+    if (io.bpf)
+        j["source"] = "bpf";
     return j;
 }
 
@@ -71,7 +73,9 @@ std::string task_wait_hist_text(const TaskIo& io) {
 
 std::string task_record_line(const TaskRecord& r) {
     // A tgid record of an exit message has no command name: keep the column.
-    std::string comm = r.stats && !r.stats->comm.empty() ? r.stats->comm : "-";
+    std::string comm = r.stats && !r.stats->comm.empty() ? r.stats->comm
+                       : !r.comm.empty()                 ? r.comm
+                                                         : "-";
     if (!r.io)
         return fmt::format("{} {} {} -", r.tgid ? "tgid" : "pid", r.id, comm);
     const auto& io = *r.io;
@@ -87,6 +91,8 @@ nlohmann::json task_record_json(const TaskRecord& r) {
     nlohmann::json j = {{r.tgid ? "tgid" : "pid", r.id}};
     if (r.stats)
         j["taskstats"] = classic_json(*r.stats);
+    else if (!r.comm.empty())
+        j["name"] = r.comm;  // "comm" would sort before "command"
     if (r.io)
         j["io"] = io_json(*r.io);
     return j;

@@ -10,7 +10,7 @@
 #include <ostream>
 #include <string>
 
-#include "iotally/taskstats.hpp"
+#include "iotally/taskstats/taskstats.hpp"
 
 namespace iotally::cli {
 

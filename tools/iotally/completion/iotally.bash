@@ -47,7 +47,7 @@ _iotally()
     for ((i = 1; i < cword; i++)); do
         arg=${words[i]}
         case $arg in
-        --debugfs) ((i++)) ;;
+        --debugfs | --backend) ((i++)) ;;
         -*) ;;
         *)
             if [[ -z $cmd ]]; then
@@ -62,9 +62,10 @@ _iotally()
     if [[ -z $cmd ]]; then
         case $prev in
         --debugfs) _iotally_files -d; return ;;
+        --backend) COMPREPLY=($(compgen -W 'auto native bpf' -- "$cur")); return ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '-j --json --debugfs --help --version' -- "$cur"))
+            COMPREPLY=($(compgen -W '-j --json --debugfs --backend -v --verbose --help --version' -- "$cur"))
         else
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         fi
@@ -105,7 +106,7 @@ _iotally()
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit --cgroup --cgroup-depth --cgroup-max --cgroup-root" ;;
     snoop) opts="--device --file --pid --min-latency --summary --waits --duration --count --buffer-kb" ;;
     export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id --select --select-mode --max" ;;
-    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --cgroups --cgroup-depth --cgroup-max --cgroup-root --statistics --threads" ;;
+    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --cgroups --cgroup-depth --cgroup-max --cgroup-root --statistics --otlp --otlp-queue --otlp-compression --threads" ;;
     stat)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))
@@ -126,6 +127,8 @@ _iotally()
     if [[ $cmd == serve ]]; then
         case $prev in
         --textfile) _iotally_files -d; return ;;
+        --otlp|--otlp-queue) return ;;  # a URL, a number: nothing to offer
+        --otlp-compression) COMPREPLY=($(compgen -W 'none gzip' -- "$cur")); return ;;
         --tasks-by) COMPREPLY=($(compgen -W 'bytes wait' -- "$cur")); return ;;
         --statistics) COMPREPLY=($(compgen -W "$(ls /sys/kernel/debug/statistics 2>/dev/null)" -- "$cur")); return ;;
         esac

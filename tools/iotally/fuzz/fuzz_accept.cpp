@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "iotally/exposition.hpp"
-#include "iotally/http_server.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/exporter/http_server.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -9,40 +9,22 @@
 #include <string_view>
 
 #include "../tests/protobuf_decoder.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exposition.hpp"
-#include "iotally/native_histogram.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/util/error.hpp"
+#include "native_histogram_input.hpp"
 
 using namespace iotally;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size < 4)
+    auto in = fuzz::read_native_histogram(data, size);
+    if (!in)
         return 0;
-    // First byte: number of buckets; second: schema; third: start index;
-    // fourth: how many kernel buckets go to the zero bucket; then one byte
-    // of index gap and two of count per bucket; the rest is a label value.
-    const std::size_t n = data[0] % 32 + 1;
-    NativeLayout l;
-    l.schema = data[1] % 13 - 4;
-    l.zero_threshold = data[3] ? 1 : 0;
-    std::int32_t index = static_cast<std::int8_t>(data[2]);
-    std::vector<std::uint64_t> counts;
-    std::size_t pos = 4;
-    for (std::size_t b = 0; b < n; ++b) {
-        std::uint8_t gap = pos < size ? data[pos++] : 1;
-        std::uint64_t c = pos + 1 < size ? (data[pos] | (data[pos + 1] << 8)) : 0;
-        pos += 2;
-        if (b < data[3] % 4) {
-            l.index.push_back(NativeLayout::zero_bucket);
-        } else {
-            index += gap % 4 + 1;
-            l.index.push_back(index);
-        }
-        counts.push_back(c);
-    }
-    std::string_view value(reinterpret_cast<const char*>(data) + std::min(pos, size),
-                           size - std::min(pos, size));
-    std::vector<double> bounds(n - 1, 1.0);
+    const NativeLayout& l = in->layout;
+    const std::vector<std::uint64_t>& counts = in->counts;
+    const std::size_t n = counts.size();
+    const std::string_view value = in->label_value;
+    const std::vector<double>& bounds = in->bounds;
 
     ExpositionWriter w(ExpositionFormat::protobuf);
     w.family("f", MetricType::histogram, "", "help");

@@ -3,8 +3,8 @@
 #include <iterator>
 #include <string_view>
 
-#include "iotally/error.hpp"
-#include "iotally/statfs.hpp"
+#include "iotally/statistic/statfs.hpp"
+#include "iotally/util/error.hpp"
 
 // A data file, each line decoded as one statistic type (picked by the first
 // byte) would read it: either typed values, one per column, or Error(parse);

@@ -2,8 +2,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "iotally/error.hpp"
-#include "iotally/statfs.hpp"
+#include "iotally/statistic/statfs.hpp"
+#include "iotally/util/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);

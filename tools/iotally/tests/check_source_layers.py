@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layers of tools/iotally, as Documentation/iotally-development.rst
 draws them: a folder includes only headers of folders below it. A header
-belongs to the folder whose source has its name (include/iotally/statfs.hpp
-to src/statistic/statfs.cpp). One TAP line per folder; a circle or an
-include that runs back up fails.
+belongs to the folder whose source has its name (include/iotally/statistic/statfs.hpp
+to src/statistic/statfs.cpp), or to the folder HEADER_OWNERS names for it.
+The public headers in include/iotally/ are checked as their folder's
+sources are: what one includes, its folder includes. One TAP line per
+folder; a circle, an include that runs back up, or a public header of no
+folder fails.
 
 usage: check_source_layers.py TOOLS_IOTALLY_DIR
 """
@@ -15,11 +18,16 @@ import sys
 # Bottom up; folders on one level must not include each other either.
 LEVELS = [
     ["util"],
-    ["dm-stats", "block", "statistic", "taskstats", "iotrace"],
+    ["dm-stats", "block", "statistic", "taskstats", "snoop"],
     ["metrics"],
     ["exporter"],
     ["cli"],
 ]
+# Public headers with no source of their name: the folder that implements them.
+HEADER_OWNERS = {
+    "device": "dm-stats",  # DeviceLayer: src/dm-stats/device_dm.cpp
+    "dmstats_counters": "dm-stats",  # the 13 counters' table
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(?:iotally/)?([\w./-]+)\.hpp"')
 
 
@@ -35,13 +43,28 @@ def folder_files(top):
             yield "cli", os.path.join(top, "cli", f)
 
 
+def public_headers(top):
+    """Every header under include/iotally/, at any depth."""
+    for root, _, files in os.walk(os.path.join(top, "include", "iotally")):
+        for f in files:
+            if f.endswith(".hpp"):
+                yield os.path.join(root, f)
+
+
 def main():
     top = sys.argv[1]
     level = {f: i for i, names in enumerate(LEVELS) for f in names}
     files = list(folder_files(top))
-    owner = {}
+    owner = dict(HEADER_OWNERS)
     for folder, path in files:
         owner.setdefault(os.path.splitext(os.path.basename(path))[0], folder)
+    orphans = []
+    for path in public_headers(top):
+        folder = owner.get(os.path.splitext(os.path.basename(path))[0])
+        if folder is None:
+            orphans.append(os.path.relpath(path, top))
+        else:
+            files.append((folder, path))
     unknown = sorted({f for f, _ in files} - set(level))
     ups = {f: [] for f in level}
     for folder, path in files:
@@ -69,6 +92,13 @@ def main():
                     print(f"#   {u}")
             else:
                 print(f"ok {n} - {folder} includes only folders below it")
+    n += 1
+    if orphans:
+        failed += 1
+        print(f"not ok {n} - every public header belongs to a folder")
+        print(f"#   no folder: {' '.join(sorted(orphans))}")
+    else:
+        print(f"ok {n} - every public header belongs to a folder")
     n += 1
     if unknown:
         failed += 1

@@ -7,17 +7,40 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "app.hpp"
 #include "fake_dm.hpp"
 #include "fixtures.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {
 
 using test::FakeDm;
+
+// One iotally command, with the context `setup` leaves (by default the
+// real one), its output kept.
+struct CliResult {
+    int rc = 0;
+    std::string out, err;
+};
+
+inline CliResult run_cli(const std::vector<std::string>& args,
+                         const std::function<void(cli::Context&)>& setup = {}) {
+    std::ostringstream o, e;
+    cli::Context ctx;
+    ctx.out = &o;
+    ctx.err = &e;
+    if (setup)
+        setup(ctx);
+    CliResult r;
+    r.rc = cli::run(args, ctx);
+    r.out = o.str();
+    r.err = e.str();
+    return r;
+}
 
 class Borrowed : public DeviceLayer {
   public:
@@ -61,35 +84,32 @@ struct Cli : testing::Test {
     std::string out, err;
 
     int run(std::vector<std::string> args) {
-        std::ostringstream o, e;
-        cli::Context ctx;
-        ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
-            if (no_dm)
-                return std::make_unique<MaybeDeviceMapper>(dm, no_dm);
-            return std::make_unique<Borrowed>(dm);
-        };
-        ctx.out = &o;
-        ctx.err = &e;
-        ctx.clock = [this] { return now; };
-        ctx.sleep = [this](double s) {
-            now += s;
-            if (on_sleep)
-                on_sleep(s);
-        };
-        ctx.interactive = [] { return false; };
-        ctx.realtime_ns = [this] {
-            return wall_ns + static_cast<std::int64_t>((now - 1000.0) * 1e9);
-        };
-        ctx.uptime_s = [this] { return uptime; };
-        ctx.sysfs = sys.path();
-        ctx.proc = procfs.path();
-        ctx.terminal_width = [] { return 100; };
-        if (!debugfs.empty())
-            ctx.debugfs = debugfs;
-        int rc = cli::run(args, ctx);
-        out = o.str();
-        err = e.str();
-        return rc;
+        CliResult r = run_cli(args, [this](cli::Context& ctx) {
+            ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
+                if (no_dm)
+                    return std::make_unique<MaybeDeviceMapper>(dm, no_dm);
+                return std::make_unique<Borrowed>(dm);
+            };
+            ctx.clock = [this] { return now; };
+            ctx.sleep = [this](double s) {
+                now += s;
+                if (on_sleep)
+                    on_sleep(s);
+            };
+            ctx.interactive = [] { return false; };
+            ctx.realtime_ns = [this] {
+                return wall_ns + static_cast<std::int64_t>((now - 1000.0) * 1e9);
+            };
+            ctx.uptime_s = [this] { return uptime; };
+            ctx.sysfs = sys.path();
+            ctx.proc = procfs.path();
+            ctx.terminal_width = [] { return 100; };
+            if (!debugfs.empty())
+                ctx.debugfs = debugfs;
+        });
+        out = std::move(r.out);
+        err = std::move(r.err);
+        return r.rc;
     }
     std::string debugfs;
 

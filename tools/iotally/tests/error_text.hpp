@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::test {
 

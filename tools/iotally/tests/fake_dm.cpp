@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::test {
 namespace {

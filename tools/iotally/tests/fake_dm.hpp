@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "iotally/device.hpp"
-#include "iotally/message.hpp"
+#include "iotally/dm-stats/device.hpp"
+#include "iotally/dm-stats/message.hpp"
 
 namespace iotally::test {
 

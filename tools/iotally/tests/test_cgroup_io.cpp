@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "app.hpp"
-#include "iotally/cgroup_collector.hpp"
-#include "iotally/cgroup_io.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exposition.hpp"
+#include "cli_fixture.hpp"
+#include "iotally/exporter/cgroup_collector.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/taskstats/cgroup_io.hpp"
+#include "iotally/util/error.hpp"
 #include "task_records.hpp"
 #include "tempdir.hpp"
 
@@ -307,8 +308,10 @@ TEST(CgroupIo, SampleScrape) {
     iotally::CgroupIoStat st;
     st.major = 253;
     st.rbytes = 1048576;
-    iotally::write_cgroup_families(w, series, {3, 1, 0, 0}, {{"/fast", "dm-0", st}});
+    // The BPF backend's drop counter too: the mixin's alerts query it.
+    iotally::write_cgroup_families(w, series, {3, 1, 0, 0, true, 5}, {{"/fast", "dm-0", st}});
     std::string text = w.finish();
+    EXPECT_NE(text.find("iotally_cgroup_bpf_dropped_total 5\n"), std::string::npos);
     EXPECT_NE(text.find("iotally_cgroup_read_bytes_total{cgroup=\"/fast\"} 1048576\n"),
               std::string::npos);
     // Bucket 13 is [2^22, 2^23) ns: 10 waits at or under 8.388608 ms, none under 4.19 ms.
@@ -329,14 +332,12 @@ TEST(CgroupIo, SampleScrape) {
         std::ofstream(out) << text;
 }
 
+// cli_fixture.hpp's run_cli(), as these checks read it: the exit status,
+// stderr in `err`.
 int run_cli(const std::vector<std::string>& args, std::string& err) {
-    std::ostringstream o, e;
-    iotally::cli::Context ctx;
-    ctx.out = &o;
-    ctx.err = &e;
-    int rc = iotally::cli::run(args, ctx);
-    err = e.str();
-    return rc;
+    auto r = iotally::run_cli(args);
+    err = r.err;
+    return r.rc;
 }
 
 // Bad options are refused before anything is opened; so is a root that is

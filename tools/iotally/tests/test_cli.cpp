@@ -15,8 +15,8 @@
 #include "cli_fixture.hpp"
 #include "fake_dm.hpp"
 #include "fixtures.hpp"
-#include "iotally/error.hpp"
-#include "iotally/filemap.hpp"
+#include "iotally/dm-stats/filemap.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

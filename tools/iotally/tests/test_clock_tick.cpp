@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "iotally/clock_tick.hpp"
+#include "iotally/dm-stats/clock_tick.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

@@ -34,7 +34,11 @@ expect "" iotally report --qd-sample ""
 expect "--csv" iotally report -c --cs
 expect "" iotally top -c ""
 expect "add only remove add-only" iotally report --select-mode ""
-expect "--version" iotally --v
+expect "--verbose --version" iotally --v
+expect "--version" iotally --vers
+expect "auto native bpf" iotally --backend ""
+expect "bpf" iotally --backend b
+expect "snoop" iotally --backend bpf sn
 expect "snoop" iotally sn
 expect "--summary" iotally snoop --su
 expect "serve" iotally ser
@@ -43,6 +47,9 @@ expect "bytes wait" iotally serve --tasks-by ""
 expect "--cgroups --cgroup-depth --cgroup-max --cgroup-root" iotally serve --cgr
 expect "--cgroup --cgroup-depth --cgroup-max --cgroup-root" iotally tasks --cg
 expect "--select --select-mode" iotally serve --sel
+expect "--otlp --otlp-queue --otlp-compression" iotally serve --ot
+expect "none gzip" iotally serve --otlp-compression ""
+expect "" iotally serve --otlp ""
 expect "add only remove add-only" iotally serve --select-mode ""
 expect "name= target= driver= uuid= lv=" iotally serve --select ""
 expect "--select --select-mode" iotally export --sel

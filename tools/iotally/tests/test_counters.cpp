@@ -6,8 +6,8 @@
 #include <array>
 #include <string>
 
-#include "iotally/counters.hpp"
-#include "iotally/message.hpp"
+#include "iotally/dm-stats/counters.hpp"
+#include "iotally/dm-stats/message.hpp"
 
 namespace iotally {
 namespace {

@@ -2,8 +2,8 @@
 // iostat's avg-cpu block from /proc/stat fixtures, computed by hand.
 #include <gtest/gtest.h>
 
-#include "iotally/cpu_stat.hpp"
-#include "iotally/error.hpp"
+#include "iotally/metrics/cpu_stat.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

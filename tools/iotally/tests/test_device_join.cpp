@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "iotally/device_join.hpp"
-#include "iotally/diskstats.hpp"
+#include "iotally/block/diskstats.hpp"
+#include "iotally/metrics/device_join.hpp"
 
 namespace iotally {
 namespace {

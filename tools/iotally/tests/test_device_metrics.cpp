@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "iotally/device_metrics.hpp"
+#include "iotally/metrics/device_metrics.hpp"
 
 namespace iotally {
 namespace {
@@ -18,7 +18,7 @@ const BlockStat t1 =
     parse_block_stat("300 60 2400 400 150 5 1200 600 3 2000 3000 15 3 3072 50 10 10");
 
 TEST(DeviceMetrics, IostatColumns) {
-    Statistics s = compute_device_statistics(t1, &t0, 2.0);
+    DerivedRates s = compute_device_rates(t1, &t0, 2.0);
     EXPECT_DOUBLE_EQ(*s.transfers_per_second_read, 100.0);  // 200 / 2
     EXPECT_DOUBLE_EQ(*s.mb_per_second_read * 1024, 400.0);  // 1600 sect = 800 KiB / 2
     EXPECT_DOUBLE_EQ(*s.merges_per_second_read, 25.0);      // 50 / 2
@@ -40,7 +40,7 @@ TEST(DeviceMetrics, IostatColumns) {
 }
 
 TEST(DeviceMetrics, FieldTableUsesIostatNames) {
-    Statistics s = compute_device_statistics(t1, &t0, 2.0);
+    DerivedRates s = compute_device_rates(t1, &t0, 2.0);
     auto get = [&](const char* name) {
         const MetricField* f = find_metric_field(name);
         EXPECT_NE(f, nullptr) << name;
@@ -60,12 +60,12 @@ TEST(DeviceMetrics, FieldTableUsesIostatNames) {
 
 TEST(DeviceMetrics, SinceBootAndOlderKernels) {
     // The first report of iostat: totals since boot over the uptime.
-    Statistics s = compute_device_statistics(t1, nullptr, 100.0);
+    DerivedRates s = compute_device_rates(t1, nullptr, 100.0);
     EXPECT_DOUBLE_EQ(*s.transfers_per_second_read, 3.0);  // 300 / 100
     EXPECT_DOUBLE_EQ(*s.busy_pct, 2.0);                   // 2000 ms of 100 s
     // An 11-field kernel counts no discards: absent, not zero.
     BlockStat old = parse_block_stat("1 0 8 1 0 0 0 0 0 1 1");
-    Statistics o = compute_device_statistics(old, nullptr, 1.0);
+    DerivedRates o = compute_device_rates(old, nullptr, 1.0);
     EXPECT_FALSE(o.transfers_per_second_free);
     EXPECT_FALSE(o.flushes_per_second);
     EXPECT_DOUBLE_EQ(*o.transfers_per_second_read, 1.0);
@@ -73,7 +73,7 @@ TEST(DeviceMetrics, SinceBootAndOlderKernels) {
 
 TEST(DeviceMetrics, CounterWentBack) {
     // The device was removed and re-created under the same name.
-    Statistics s = compute_device_statistics(t0, &t1, 2.0);
+    DerivedRates s = compute_device_rates(t0, &t1, 2.0);
     EXPECT_TRUE(s.counters_reset);
 }
 
@@ -89,8 +89,8 @@ TEST(DeviceMetrics, EveryCumulativeFieldGoingBackIsAReset) {
     for (std::size_t k = 0; k < 17; ++k) {
         SCOPED_TRACE(k);
         const BlockStat prev = line(k, 5);
-        EXPECT_FALSE(compute_device_statistics(line(k, 6), &prev, 1.0).counters_reset);
-        EXPECT_EQ(compute_device_statistics(line(k, 4), &prev, 1.0).counters_reset, k != 8);
+        EXPECT_FALSE(compute_device_rates(line(k, 6), &prev, 1.0).counters_reset);
+        EXPECT_EQ(compute_device_rates(line(k, 4), &prev, 1.0).counters_reset, k != 8);
     }
 }
 

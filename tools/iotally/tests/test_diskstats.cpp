@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "iotally/diskstats.hpp"
-#include "iotally/error.hpp"
+#include "iotally/block/diskstats.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

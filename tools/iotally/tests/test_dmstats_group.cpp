@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "error_text.hpp"
-#include "iotally/dmstats_group.hpp"
-#include "iotally/error.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

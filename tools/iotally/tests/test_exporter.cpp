@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // iotally serve's scrapes and their fault paths, against the fake dm layer:
 // a device that fails is left out and counted, regions deleted meanwhile are
-// skipped, a start without permission is one line and a non-zero status.
+// skipped, a start without permission serves the other sources.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -15,10 +15,12 @@
 
 #include "app.hpp"
 #include "block_devices.hpp"
+#include "cli_fixture.hpp"
 #include "fake_dm.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/exporter/unavailable_collector.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {
@@ -240,75 +242,117 @@ TEST(Exporter, StartsWithoutDeviceMapperAndPicksItUpWhenItAppears) {
     EXPECT_EQ(notices.back(), "statistics: broken: gone; serving without it until it appears");
 }
 
-// What `iotally serve --textfile DIR` did in two 0.1 s rounds.
-struct ServeRun {
-    int rc;
-    std::string out, err;
+// iotally against a FlakyLayer over the two-device fake (run_cli() of
+// cli_fixture.hpp); `setup` adjusts each layer the command makes.
+struct ServeCli : testing::Test {
+    Fixture f;
+    std::function<void(FlakyLayer&)> setup;
+    CliResult run(const std::vector<std::string>& args) {
+        return run_cli(args, [this](cli::Context& ctx) {
+            ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
+                auto l = std::make_unique<FlakyLayer>(f.dm);
+                if (setup)
+                    setup(*l);
+                return l;
+            };
+        });
+    }
 };
 
-ServeRun serve_textfile_twice(std::function<std::unique_ptr<DeviceLayer>()> make_layer,
-                              const std::string& dir) {
-    cli::Context ctx;
-    ctx.make_layer = std::move(make_layer);
-    std::ostringstream out, err;
-    ctx.out = &out;
-    ctx.err = &err;
-    int rc = cli::run({"serve", "--textfile", dir, "--interval", "0.1", "--count", "2"}, ctx);
-    return {rc, out.str(), err.str()};
+// Without device-mapper (not loaded) or without its privilege
+// (CAP_SYS_ADMIN) serve starts all the same: dm is a source down, said
+// once, and the rest is served with no scrape error counted.
+TEST_F(ServeCli, ServeWithoutDeviceMapperOrItsPrivilegeServesTheRestAndSaysWhyOnce) {
+    for (ErrorKind kind : {ErrorKind::unsupported, ErrorKind::permission}) {
+        SCOPED_TRACE(static_cast<int>(kind));
+        test::TempDir dir;
+        setup = [kind](FlakyLayer& l) { l.list_error = kind; };
+        auto run =
+            this->run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"});
+        ASSERT_EQ(run.rc, 0) << run.err;
+        EXPECT_EQ(
+            run.err,
+            "iotally serve: dm: cannot list: injected; serving without it until it appears\n");
+        std::ifstream in(dir.path() + "/iotally.prom");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"dm\"}"),
+                  "iotally_source_up{source=\"dm\"} 0");
+        EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"),
+                  "iotally_scrape_errors_total 0");
+    }
 }
 
-TEST(Exporter, ServeWithoutDeviceMapperRunsAndSaysSoOnce) {
+// A privilege missing for one source (dm's CAP_SYS_ADMIN, taskstats'
+// CAP_NET_ADMIN, the BPF backend's CAP_BPF and CAP_PERFMON): that source is
+// down with its reason said once, nothing is counted as a scrape error, the
+// other sources are served, and dm comes back when it is permitted.
+TEST(Exporter, MissingPrivilegeIsASourceDownNotAnError) {
     Fixture f;
-    test::TempDir dir;
-    ServeRun run = serve_textfile_twice(
-        [&]() -> std::unique_ptr<DeviceLayer> {
-            auto l = std::make_unique<FlakyLayer>(f.dm);
-            l->list_error = ErrorKind::unsupported;
-            return l;
-        },
-        dir.path());
-    ASSERT_EQ(run.rc, 0) << run.err;
-    EXPECT_EQ(run.err,
-              "iotally serve: dm: cannot list: injected; serving without it until it appears\n");
-    std::ifstream in(dir.path() + "/iotally.prom");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    FlakyLayer layer(f.dm);
+    layer.list_error = ErrorKind::permission;
+    ScrapeOptions o;
+    o.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    Exporter e(layer, o);
+    // Refused at start and at every scrape, as taskstats without CAP_NET_ADMIN.
+    struct Refused : Collector {
+        int checks = 0;
+        void check() override {
+            ++checks;
+            throw Error(ErrorKind::permission, "taskstats: query: Operation not permitted");
+        }
+        std::uint64_t collect(ExpositionWriter&) override {
+            check();
+            return 0;
+        }
+        std::string source() const override { return "tasks"; }
+    };
+    auto refused = std::make_unique<Refused>();
+    Refused* tasks = refused.get();
+    e.add_collector(std::move(refused));
+    e.add_collector(make_unavailable_collector(
+        "cgroups", "serve --cgroups: neither backend can run: no CAP_BPF and CAP_PERFMON"));
+    std::vector<std::string> notices, errors;
+    e.on_source = [&](const std::string& m) { notices.push_back(m); };
+    e.on_error = [&](const std::string& m) { errors.push_back(m); };
+    ASSERT_NO_THROW(e.check());
+    const std::vector<std::string> said{
+        "dm: cannot list: injected; serving without it until it appears",
+        "tasks: taskstats: query: Operation not permitted; serving without it until it appears",
+        "cgroups: serve --cgroups: neither backend can run: no CAP_BPF and CAP_PERFMON; serving "
+        "without it until it appears"};
+    EXPECT_EQ(notices, said);
+    for (int i = 0; i < 3; ++i) {
+        std::string text = e.scrape(ExpositionFormat::openmetrics);
+        for (const char* down : {"dm", "tasks", "cgroups"})
+            EXPECT_EQ(sample_line(text, fmt::format("iotally_source_up{{source=\"{}\"}}", down)),
+                      fmt::format("iotally_source_up{{source=\"{}\"}} 0", down));
+        EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"block\"}"),
+                  "iotally_source_up{source=\"block\"} 1");
+        EXPECT_EQ(sample_line(text, "iotally_device_reads_completed_total{device=\"vda\""),
+                  "iotally_device_reads_completed_total{device=\"vda\",major=\"253\","
+                  "minor=\"0\"} 1200");
+        EXPECT_EQ(sample_line(text, "iotally_scrape_errors_total"),
+                  "iotally_scrape_errors_total 0");
+    }
+    EXPECT_EQ(notices, said);  // once each, not at every scrape
+    EXPECT_TRUE(errors.empty());
+    EXPECT_EQ(tasks->checks, 4);  // asked again at each scrape
+
+    layer.list_error.reset();  // /dev/mapper/control given to the process
+    std::string text = e.scrape(ExpositionFormat::openmetrics);
     EXPECT_EQ(sample_line(text, "iotally_source_up{source=\"dm\"}"),
-              "iotally_source_up{source=\"dm\"} 0");
+              "iotally_source_up{source=\"dm\"} 1");
+    EXPECT_NE(sample_line(text, "iotally_region_info{device=\"dm-1\",dm_name=\"a\""), "");
+    EXPECT_EQ(notices.back(), "dm: available again");
 }
 
-TEST(Exporter, StartWithoutPermissionIsOneLineAndStatus4) {
-    Fixture f;
-    FlakyLayer* flaky = nullptr;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        auto l = std::make_unique<FlakyLayer>(f.dm);
-        l->list_error = ErrorKind::permission;
-        flaky = l.get();
-        return l;
-    };
-    std::ostringstream out, err;
-    ctx.out = &out;
-    ctx.err = &err;
-    EXPECT_EQ(cli::run({"serve", "--listen", "127.0.0.1:1"}, ctx), 4);
-    EXPECT_NE(flaky, nullptr);
-    EXPECT_EQ(err.str(), "iotally: cannot list: injected\n");
+TEST_F(ServeCli, MissingNamedDeviceFailsAtStart) {
+    auto run = this->run({"serve", "nosuch"});
+    EXPECT_EQ(run.rc, 3);
+    EXPECT_EQ(run.err, "iotally: nosuch: no such device\n");
 }
 
-TEST(Exporter, MissingNamedDeviceFailsAtStart) {
-    Fixture f;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        return std::make_unique<FlakyLayer>(f.dm);
-    };
-    std::ostringstream out, err;
-    ctx.out = &out;
-    ctx.err = &err;
-    EXPECT_EQ(cli::run({"serve", "nosuch"}, ctx), 3);
-    EXPECT_EQ(err.str(), "iotally: nosuch: no such device\n");
-}
-
-TEST(Exporter, BadArgumentsAreUsageErrors) {
-    Fixture f;
+TEST_F(ServeCli, BadArgumentsAreUsageErrors) {
     for (std::vector<std::string> args : {std::vector<std::string>{"serve", "--tasks", "0"},
                                           {"serve", "--tasks", "101"},
                                           {"serve", "--tasks-by", "cpu", "--tasks", "3"},
@@ -316,25 +360,15 @@ TEST(Exporter, BadArgumentsAreUsageErrors) {
                                           {"serve", "--listen", "localhost"},
                                           {"serve", "--listen", ":70000"},
                                           {"serve", "--threads", "0"}}) {
-        cli::Context ctx;
-        ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-            return std::make_unique<FlakyLayer>(f.dm);
-        };
-        std::ostringstream out, err;
-        ctx.out = &out;
-        ctx.err = &err;
-        EXPECT_EQ(cli::run(args, ctx), 2) << args.back() << ": " << err.str();
-        const std::string e = err.str();
-        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+        auto run = this->run(args);
+        EXPECT_EQ(run.rc, 2) << args.back() << ": " << run.err;
+        EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     }
 }
 
-TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
-    Fixture f;
+TEST_F(ServeCli, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
     test::TempDir dir;
-    ServeRun run = serve_textfile_twice(
-        [&]() -> std::unique_ptr<DeviceLayer> { return std::make_unique<FlakyLayer>(f.dm); },
-        dir.path());
+    auto run = this->run({"serve", "--textfile", dir.path(), "--interval", "0.1", "--count", "2"});
     ASSERT_EQ(run.rc, 0) << run.err;
     std::vector<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(dir.path()))
@@ -356,17 +390,10 @@ TEST(Exporter, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
     EXPECT_EQ(run.out, "");
 }
 
-TEST(Exporter, TextfileIntoAMissingDirectoryFailsAtStart) {
-    Fixture f;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        return std::make_unique<FlakyLayer>(f.dm);
-    };
-    std::ostringstream out, err;
-    ctx.out = &out;
-    ctx.err = &err;
-    EXPECT_EQ(cli::run({"serve", "--textfile", "/nonexistent/dir", "--count", "1"}, ctx), 1);
-    EXPECT_EQ(err.str(),
+TEST_F(ServeCli, TextfileIntoAMissingDirectoryFailsAtStart) {
+    auto run = this->run({"serve", "--textfile", "/nonexistent/dir", "--count", "1"});
+    EXPECT_EQ(run.rc, 1);
+    EXPECT_EQ(run.err,
               "iotally: cannot use directory /nonexistent/dir: No such file or directory\n");
 }
 
@@ -418,6 +445,42 @@ TEST(Exporter, DeviceFamiliesOfTheNamedDevicesInTheOrderAsked) {
                          "dm_uuid=\"LVM-x\",major=\"254\",minor=\"1\",vg=\"vg0\",lv=\"lv1\"} 0",
                          "iotally_device_reads_completed_total{device=\"dm-0\",dm_name=\"delayed\","
                          "dm_uuid=\"\",major=\"254\",minor=\"0\"} 100"}));
+}
+
+// A selection chooses among /sys/block's devices joined to device-mapper's,
+// as report's and top's do: a disk that is not dm is chosen by its kernel
+// name or driver-less glob and shows its own counters; a dm device by its
+// dm name shows its regions and counters.
+TEST(Exporter, SelectionIsOverTheJoinedBlockDevices) {
+    test::FakeDm dm;
+    dm.add_device("delayed", 2048, {"delay"}, "", 0);  // the fixture's dm-0
+    StatsClient(dm, "delayed").create(CreateRequest{});
+    ScrapeOptions o;
+    o.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+    o.select = SelectArgs{{}, {"name=vda", "target=delay"}, "", 0, 0};
+    Exporter e(dm, o);
+    ASSERT_NO_THROW(e.check());
+    std::istringstream in(e.scrape(ExpositionFormat::prometheus));
+    std::vector<std::string> devices, regions;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("iotally_device_reads_completed_total{"))
+            devices.push_back(line.substr(0, line.find(',')));
+        if (line.starts_with("iotally_region_info{"))
+            regions.push_back(line.substr(0, line.find(',')));
+    }
+    // dm-0 (scraped dm devices first), then vda; not nullb0 nor dm-1.
+    EXPECT_EQ(devices,
+              (std::vector<std::string>{"iotally_device_reads_completed_total{device=\"dm-0\"",
+                                        "iotally_device_reads_completed_total{device=\"vda\""}));
+    EXPECT_EQ(regions, (std::vector<std::string>{"iotally_region_info{device=\"dm-0\""}));
+    // The disk alone: no region series, its counters still.
+    o.select = SelectArgs{{"vda"}, {}, "", 0, 0};
+    Exporter only_vda(dm, o);
+    std::string text = only_vda.scrape(ExpositionFormat::prometheus);
+    EXPECT_EQ(text.find("iotally_region_info{"), std::string::npos) << text;
+    EXPECT_NE(text.find("iotally_device_reads_completed_total{device=\"vda\""), std::string::npos)
+        << text;
+    EXPECT_EQ(sample_line(text, "iotally_scrape_devices"), "iotally_scrape_devices 0");
 }
 
 TEST(Exporter, DeviceFamiliesFromTheKernelsOwnCounters) {
@@ -517,24 +580,24 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
 // Devices a (minor 1) and b (minor 2) are linear, slow (minor 3) is delay.
 struct Selection : testing::Test {
     Fixture f;
-    test::TempDir dir;
+    test::TempDir dir, sysfs;
     std::string out, err;
     Selection() {
         f.dm.add_device("slow", 1024, {"delay"}, "LVM-slowuuid", 3);
         StatsClient(f.dm, "slow").create(CreateRequest{});
+        // A /sys/block with no device: the selection is over device-mapper's.
+        std::filesystem::create_directory(sysfs.path() + "/block");
     }
     int run(std::vector<std::string> args) {
-        cli::Context ctx;
-        ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-            return std::make_unique<FlakyLayer>(f.dm);
-        };
-        std::ostringstream o, e;
-        ctx.out = &o;
-        ctx.err = &e;
-        int rc = cli::run(args, ctx);
-        out = o.str();
-        err = e.str();
-        return rc;
+        CliResult r = run_cli(args, [this](cli::Context& ctx) {
+            ctx.sysfs = sysfs.path();
+            ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
+                return std::make_unique<FlakyLayer>(f.dm);
+            };
+        });
+        out = std::move(r.out);
+        err = std::move(r.err);
+        return r.rc;
     }
     // The dm devices of the region series in the serve --textfile output.
     std::vector<std::string> served(std::vector<std::string> args) {

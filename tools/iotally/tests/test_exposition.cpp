@@ -16,10 +16,10 @@
 #include <sstream>
 
 #include "fake_dm.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/exposition.hpp"
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

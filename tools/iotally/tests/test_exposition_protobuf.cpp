@@ -11,12 +11,12 @@
 #include <stdexcept>
 
 #include "fake_dm.hpp"
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/exposition_protobuf.hpp"
-#include "iotally/histogram.hpp"
-#include "iotally/native_histogram.hpp"
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/histogram.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/exporter/exposition_protobuf.hpp"
+#include "iotally/util/error.hpp"
 #include "protobuf_decoder.hpp"
 #include "tempdir.hpp"
 

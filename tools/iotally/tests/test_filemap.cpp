@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "fake_dm.hpp"
-#include "iotally/error.hpp"
-#include "iotally/filemap.hpp"
+#include "iotally/dm-stats/filemap.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

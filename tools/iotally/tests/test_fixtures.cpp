@@ -8,9 +8,9 @@
 #include <map>
 
 #include "fixtures.hpp"
-#include "iotally/error.hpp"
-#include "iotally/message.hpp"
-#include "iotally/snapshot.hpp"
+#include "iotally/dm-stats/message.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::test {
 namespace {

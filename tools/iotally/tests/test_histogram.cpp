@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "iotally/error.hpp"
-#include "iotally/histogram.hpp"
+#include "iotally/dm-stats/histogram.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

@@ -13,9 +13,9 @@
 #include <atomic>
 #include <thread>
 
-#include "iotally/error.hpp"
-#include "iotally/exposition.hpp"
-#include "iotally/http_server.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/exporter/http_server.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

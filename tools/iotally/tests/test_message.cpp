@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "iotally/error.hpp"
-#include "iotally/message.hpp"
+#include "iotally/dm-stats/message.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

@@ -2,7 +2,7 @@
 // Every expected value below is computed by hand in the comment next to it.
 #include <gtest/gtest.h>
 
-#include "iotally/metrics.hpp"
+#include "iotally/metrics/metrics.hpp"
 
 namespace iotally {
 namespace {
@@ -20,7 +20,7 @@ const IoCounters current =
     normalize({300, 30, 2400, 250, 140, 24, 1920, 380, 3, 1100, 1630, 860, 570}, false);
 
 TEST(Metrics, Totals) {
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     EXPECT_EQ(s.total_bytes_read, 819200u);   // 1600 * 512
     EXPECT_EQ(s.total_bytes_write, 819200u);  // 1600 * 512
     EXPECT_EQ(s.total_bytes, 1638400u);       // 819200 * 2
@@ -36,7 +36,7 @@ TEST(Metrics, Totals) {
 }
 
 TEST(Metrics, Averages) {
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     EXPECT_DOUBLE_EQ(*s.kb_per_transfer, 1600.0 / 300.0);    // 1638400 B = 1600 KiB over 300
     EXPECT_DOUBLE_EQ(*s.kb_per_transfer_read, 4.0);          // 800 KiB / 200
     EXPECT_DOUBLE_EQ(*s.kb_per_transfer_write, 8.0);         // 800 KiB / 100
@@ -46,7 +46,7 @@ TEST(Metrics, Averages) {
 }
 
 TEST(Metrics, Rates) {
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     EXPECT_DOUBLE_EQ(*s.transfers_per_second, 150.0);       // 300 / 2
     EXPECT_DOUBLE_EQ(*s.transfers_per_second_read, 100.0);  // 200 / 2
     EXPECT_DOUBLE_EQ(*s.transfers_per_second_write, 50.0);  // 100 / 2
@@ -65,13 +65,13 @@ TEST(Metrics, Rates) {
 
 TEST(Metrics, MergesPerSecondNotPerNanosecond) {
     // 20 merges in 2 s: 10/s. lvm2 divides by the interval in ns: 1e-8.
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     EXPECT_DOUBLE_EQ(*s.merges_per_second_read, 10.0);
     EXPECT_DOUBLE_EQ(*s.merges_per_second_write, 10.0);
 }
 
 TEST(Metrics, UnknowableMetricsAreAbsentNotZero) {
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     EXPECT_FALSE(s.total_bytes_free);
     EXPECT_FALSE(s.total_transfers_other);
     EXPECT_FALSE(s.total_transfers_free);
@@ -86,7 +86,7 @@ TEST(Metrics, UnknowableMetricsAreAbsentNotZero) {
 }
 
 TEST(Metrics, SinceCreationWithoutElapsedHasNoRates) {
-    Statistics s = compute_statistics(current, nullptr, std::nullopt);
+    DerivedRates s = compute_rates(current, nullptr, std::nullopt);
     EXPECT_EQ(s.total_transfers_read, 300u);  // the raw counter
     EXPECT_EQ(s.total_bytes_write, 983040u);  // 1920 * 512
     EXPECT_DOUBLE_EQ(*s.ms_per_transaction_read, 250.0 / 300.0);
@@ -98,12 +98,12 @@ TEST(Metrics, SinceCreationWithoutElapsedHasNoRates) {
 
 TEST(Metrics, SinceCreationWithElapsed) {
     // 300 reads + 140 writes over 4 s: 110 transfers/s.
-    Statistics s = compute_statistics(current, nullptr, 4.0);
+    DerivedRates s = compute_rates(current, nullptr, 4.0);
     EXPECT_DOUBLE_EQ(*s.transfers_per_second, 110.0);
 }
 
 TEST(Metrics, NoTransfersMeansNoPerTransferAverages) {
-    Statistics s = compute_statistics(previous, &previous, 1.0);
+    DerivedRates s = compute_rates(previous, &previous, 1.0);
     EXPECT_EQ(s.total_transfers, 0u);
     EXPECT_FALSE(s.kb_per_transfer);
     EXPECT_FALSE(s.ms_per_transaction_read);
@@ -114,7 +114,7 @@ TEST(Metrics, NoTransfersMeansNoPerTransferAverages) {
 TEST(Metrics, ClearedInBetweenCountsFromTheClear) {
     // current went below previous: cleared. 100 reads since, over 2 s: 50/s.
     IoCounters after_clear = normalize({100, 0, 800, 10, 0, 0, 0, 0, 0, 10, 10, 10, 0}, false);
-    Statistics s = compute_statistics(after_clear, &current, 2.0);
+    DerivedRates s = compute_rates(after_clear, &current, 2.0);
     EXPECT_TRUE(s.counters_reset);
     EXPECT_EQ(s.total_transfers_read, 100u);
     EXPECT_DOUBLE_EQ(*s.transfers_per_second_read, 50.0);
@@ -124,19 +124,19 @@ TEST(Metrics, PreciseTimestamps) {
     // 3 reads taking 1,500,000 ns in all: 0.5 ms per read.
     IoCounters c =
         normalize({3, 0, 24, 1'500'000, 0, 0, 0, 0, 0, 1'500'000, 1'500'000, 0, 0}, true);
-    Statistics s = compute_statistics(c, nullptr, std::nullopt);
+    DerivedRates s = compute_rates(c, nullptr, std::nullopt);
     EXPECT_DOUBLE_EQ(*s.ms_per_transaction_read, 0.5);
 }
 
 TEST(Metrics, BusyIsAtMostHundredPercent) {
     // Areas of a region are busy at the same time: 3000 ms of busy in 2 s.
     IoCounters c = normalize({1, 0, 8, 1, 0, 0, 0, 0, 0, 3000, 3000, 0, 0}, false);
-    Statistics s = compute_statistics(c, nullptr, 2.0);
+    DerivedRates s = compute_rates(c, nullptr, 2.0);
     EXPECT_DOUBLE_EQ(*s.busy_pct, 100.0);
 }
 
 TEST(Metrics, FieldTable) {
-    Statistics s = compute_statistics(current, &previous, 2.0);
+    DerivedRates s = compute_rates(current, &previous, 2.0);
     ASSERT_NE(find_metric_field("rrqm/s"), nullptr);
     EXPECT_DOUBLE_EQ(*find_metric_field("rrqm/s")->get(s), 10.0);
     EXPECT_DOUBLE_EQ(*find_metric_field("r/s")->get(s), 100.0);

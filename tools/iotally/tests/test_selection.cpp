@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "iotally/error.hpp"
-#include "iotally/selection.hpp"
+#include "iotally/metrics/selection.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

@@ -12,31 +12,12 @@
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
+
+from serve_test_lib import check, failures, first_scrape, free_port, scrape
 
 iotally = sys.argv[1]
-failures = []
-
-
-def check(ok, what):
-    print(("ok - " if ok else "not ok - ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def scrape(port):
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as r:
-        return r.read().decode()
 
 
 def sample(text, name, labels):
@@ -51,15 +32,7 @@ disks = sorted(d for d in os.listdir("/sys/block") if os.path.exists(f"/sys/bloc
 port = free_port()
 serve = subprocess.Popen([iotally, "serve", "--listen", f"127.0.0.1:{port}"],
                          stderr=subprocess.PIPE, text=True)
-text = None
-for _ in range(100):
-    if serve.poll() is not None:
-        break
-    try:
-        text = scrape(port)
-        break
-    except OSError:
-        time.sleep(0.1)
+text = first_scrape(serve, port)
 
 if text is None:
     err = serve.stderr.read() if serve.poll() is not None else ""

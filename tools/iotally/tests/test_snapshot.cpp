@@ -4,10 +4,10 @@
 #include <cerrno>
 
 #include "fake_dm.hpp"
-#include "iotally/error.hpp"
-#include "iotally/report.hpp"
-#include "iotally/snapshot.hpp"
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/metrics/report.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {
@@ -133,8 +133,13 @@ TEST(Report, RatesFromTwoSnapshotsAndNewRegions) {
     dm.region("vol", 1).areas[0] = RawCounters{0, 0, 0, 0, 10, 0, 80, 10, 0, 10, 10, 0, 10};
     auto second = s.take();
 
-    auto rows = build_report(second, &first, ReportLevel::region);
+    // Device-mapper's side alone (no /sys/block): each row carries the
+    // device's identity.
+    const auto joined = join_devices({}, &second);
+    auto rows = build_report(joined, &first, ReportLevel::region);
     ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].id, second.devices[0].id);
+    EXPECT_EQ(rows[1].id.dm_name, "vol");
     EXPECT_DOUBLE_EQ(*rows[0].stats.transfers_per_second_read, 20.0);  // 40 / 2 s
     EXPECT_FALSE(rows[0].is_new);
     EXPECT_TRUE(rows[1].is_new);
@@ -142,10 +147,10 @@ TEST(Report, RatesFromTwoSnapshotsAndNewRegions) {
 
     // A device is never the sum of its regions (they may overlap): its row
     // comes from its own counters (device_row), not from build_report.
-    EXPECT_TRUE(build_report(second, &first, ReportLevel::device).empty());
+    EXPECT_TRUE(build_report(joined, &first, ReportLevel::device).empty());
     EXPECT_TRUE(rows[0].stats.jiffies_resolution);  // not precise: whole ticks
 
-    auto since = build_report(second, nullptr, ReportLevel::area);
+    auto since = build_report(joined, nullptr, ReportLevel::area);
     ASSERT_EQ(since.size(), 2u);
     EXPECT_FALSE(since[0].stats.transfers_per_second);
     EXPECT_EQ(since[0].stats.total_transfers_read, 40u);
@@ -165,7 +170,8 @@ TEST(Report, GroupLevelSumsMembers) {
     }
     c.set_aux(0, "DMS_GROUP=db:0-1#-");
     Snapshotter s(dm);
-    auto rows = build_report(s.take(), nullptr, ReportLevel::group);
+    const Snapshot snap = s.take();
+    auto rows = build_report(join_devices({}, &snap), nullptr, ReportLevel::group);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].group_alias, "db");
     EXPECT_EQ(rows[0].stats.total_transfers_read, 3u);  // 1 + 2; region 2 is not a member

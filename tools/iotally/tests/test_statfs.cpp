@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "iotally/error.hpp"
-#include "iotally/statfs.hpp"
+#include "iotally/statistic/statfs.hpp"
+#include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {

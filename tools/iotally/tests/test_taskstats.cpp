@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "app.hpp"
-#include "iotally/error.hpp"
-#include "iotally/taskstats.hpp"
+#include "cli_fixture.hpp"
+#include "iotally/taskstats/taskstats.hpp"
+#include "iotally/util/error.hpp"
 #include "task_records.hpp"
 
 namespace {
@@ -248,14 +249,12 @@ TEST(Taskstats, Cpulist) {
         EXPECT_THROW(iotally::parse_cpulist(bad), Error) << bad;
 }
 
+// cli_fixture.hpp's run_cli(), as these checks read it: the exit status,
+// stderr in `err`.
 int run_cli(const std::vector<std::string>& args, std::string& err) {
-    std::ostringstream o, e;
-    iotally::cli::Context ctx;
-    ctx.out = &o;
-    ctx.err = &e;
-    int rc = iotally::cli::run(args, ctx);
-    err = e.str();
-    return rc;
+    auto r = iotally::run_cli(args);
+    err = r.err;
+    return r.rc;
 }
 
 TEST(TasksCli, UsageErrorsExitTwo) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/diskstats.hpp"
+#include "iotally/block/diskstats.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "fields.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/saturation.hpp"
+#include "iotally/block/saturation.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "fields.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

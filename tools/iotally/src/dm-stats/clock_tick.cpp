@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/clock_tick.hpp"
+#include "iotally/dm-stats/clock_tick.hpp"
 
 #include <fmt/format.h>
 #include <sys/utsname.h>

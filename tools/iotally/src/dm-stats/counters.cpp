@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/counters.hpp"
+#include "iotally/dm-stats/counters.hpp"
 
-#include "iotally/units.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally {
 

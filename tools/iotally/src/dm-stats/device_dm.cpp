@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <libdevmapper.h>
+#include <linux/capability.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,8 +19,9 @@
 
 #include "dm_message.hpp"
 #include "fd.hpp"
-#include "iotally/device.hpp"
-#include "iotally/error.hpp"
+#include "iotally/dm-stats/device.hpp"
+#include "iotally/util/backend.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {
@@ -95,6 +97,12 @@ bool device_mapper_present() {
                     fmt::format("cannot open /dev/mapper/control: {}", std::strerror(err)));
     }
     close(fd);
+    // The node is open to this process (a group given it by udev) but
+    // every ioctl checks CAP_SYS_ADMIN: libdevmapper's version check then
+    // fails first and says "Incompatible libdevmapper ... (unknown version)".
+    if (!has_effective_capability(CAP_SYS_ADMIN))
+        throw Error(ErrorKind::permission,
+                    "permission denied: device-mapper needs root (CAP_SYS_ADMIN)");
     throw Error(ErrorKind::failed,
                 last_dm_error.empty() ? "device-mapper request failed" : last_dm_error);
 }

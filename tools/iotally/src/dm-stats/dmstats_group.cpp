@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/dmstats_group.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <charconv>
 
 #include "fields.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

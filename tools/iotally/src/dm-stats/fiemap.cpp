@@ -13,8 +13,8 @@
 #include <cstring>
 
 #include "fd.hpp"
-#include "iotally/error.hpp"
-#include "iotally/filemap.hpp"
+#include "iotally/dm-stats/filemap.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/filemap.hpp"
+#include "iotally/dm-stats/filemap.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 
-#include "iotally/dmstats_group.hpp"
-#include "iotally/error.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

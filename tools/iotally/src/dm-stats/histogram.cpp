@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/histogram.hpp"
+#include "iotally/dm-stats/histogram.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "iotally/error.hpp"
-#include "iotally/units.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/message.hpp"
+#include "iotally/dm-stats/message.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <charconv>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

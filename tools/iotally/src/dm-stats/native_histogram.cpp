@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/native_histogram.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <string>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/snapshot.hpp"
+#include "iotally/dm-stats/snapshot.hpp"
 
 #include <fmt/format.h>
 #include <time.h>
 
 #include <algorithm>
 
-#include "iotally/dmstats_group.hpp"
-#include "iotally/error.hpp"
-#include "iotally/stats_client.hpp"
-#include "iotally/units.hpp"
+#include "iotally/dm-stats/dmstats_group.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
+#include "iotally/util/error.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/stats_client.hpp"
+#include "iotally/dm-stats/stats_client.hpp"
 
 #include <fmt/format.h>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The iotally_cgroup_* families of `iotally serve --cgroups`.
-#include "iotally/cgroup_collector.hpp"
+#include "iotally/exporter/cgroup_collector.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {
@@ -51,11 +51,13 @@ class CgroupCollector final : public Collector {
     explicit CgroupCollector(CgroupOptions options) : sampler_(std::move(options)) {}
 
     void check() override { sampler_.start(); }
+    std::string source() const override { return "cgroups"; }
 
     std::uint64_t collect(ExpositionWriter& w) override {
         auto series = sampler_.sample();
-        CgroupListenerCounts c{sampler_.exits(), sampler_.lost_messages(), sampler_.overflows(),
-                               sampler_.unaccounted_exits()};
+        CgroupListenerCounts c{sampler_.exits(),       sampler_.lost_messages(),
+                               sampler_.overflows(),   sampler_.unaccounted_exits(),
+                               sampler_.options().bpf, sampler_.dropped()};
         write_cgroup_families(w, series, c, read_io_stat(sampler_.options().root, series));
         return 0;
     }
@@ -124,6 +126,12 @@ void write_cgroup_families(ExpositionWriter& w, const std::map<std::string, Task
     w.family("iotally_cgroup_exits_unaccounted", MetricType::counter, "",
              "Processes gone without an exit record, charged what they had when last seen.");
     w.sample(none, counts.unaccounted_exits);
+    if (counts.bpf) {
+        w.family("iotally_cgroup_bpf_dropped", MetricType::counter, "",
+                 "Bios and waits not counted, and exit records lost, because a map or the "
+                 "ring buffer of the BPF backend was full.");
+        w.sample(none, counts.bpf_dropped);
+    }
 
     struct DeviceFamily {
         const char* name;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/exporter.hpp"
+#include "iotally/exporter/exporter.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "iotally/diskstats.hpp"
-#include "iotally/dmstats_counters.hpp"
-#include "iotally/error.hpp"
-#include "iotally/native_histogram.hpp"
+#include "iotally/block/diskstats.hpp"
+#include "iotally/dm-stats/dmstats_counters.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 
@@ -220,10 +220,39 @@ std::vector<JoinedDevice> scraped_devices(std::vector<JoinedDevice> joined) {
 
 }  // namespace
 
+// Device-mapper in this scrape: up, or missing (not loaded yet, or this
+// process may not use it) and why.
+struct Exporter::DmSource {
+    bool up = true;
+    std::string why;
+    // Records a missing device-mapper; false for any other error.
+    bool missing(const Error& e) {
+        if (e.kind() != ErrorKind::unsupported && e.kind() != ErrorKind::permission)
+            return false;
+        up = false;
+        why = e.what();
+        return true;
+    }
+};
+
+// /sys/block in this scrape: its devices, or why it could not be read.
+struct Exporter::BlockSource {
+    std::vector<BlockDevice> devices;
+    std::optional<std::string> why;  // set: unreadable
+};
+
+// The devices this scrape shows: the dm devices whose regions it reads, by
+// name, and the chosen block devices that are not dm (their own counters).
+struct Exporter::Chosen {
+    std::vector<std::string> dm_names;
+    std::vector<const BlockDevice*> plain;
+};
+
 void Exporter::check() {
     try {
         if (selector_) {
-            selector_->select_names(layer_.list_devices(), {});
+            auto listed = layer_.list_devices();
+            selector_->select(join_device_ids(read_blocks().devices, listed), {});
         } else if (options_.devices.empty()) {
             layer_.list_devices();  // permission
         } else {
@@ -232,12 +261,21 @@ void Exporter::check() {
         }
         source("dm", true);
     } catch (const Error& e) {
-        if (e.kind() != ErrorKind::unsupported)
+        if (e.kind() != ErrorKind::unsupported && e.kind() != ErrorKind::permission)
             throw;
-        source("dm", false, e.what());  // dm_mod is not loaded (yet)
+        // dm_mod is not loaded (yet), or this process may not use it.
+        source("dm", false, e.what());
     }
-    for (auto& c : collectors_)
-        c->check();
+    for (auto& c : collectors_) {
+        try {
+            c->check();
+        } catch (const Error& e) {
+            // A privilege missing: the source is down, the others serve.
+            if (e.kind() != ErrorKind::permission || c->source().empty())
+                throw;
+            source(c->source(), false, e.what());
+        }
+    }
 }
 
 void Exporter::source(const std::string& name, bool up, const std::string& why) {
@@ -256,45 +294,82 @@ std::string Exporter::scrape(ExpositionFormat format) {
     const double start = clock_();
     // Without device-mapper (not loaded yet) the scrape has no regions: not
     // an error, the source is down until it appears.
-    bool dm_up = true;
-    std::string dm_why;
-    auto dm_missing = [&](const Error& e) {
-        if (e.kind() != ErrorKind::unsupported)
-            return false;
-        dm_up = false;
-        dm_why = e.what();
-        return true;
-    };
-    std::vector<std::string> names = options_.devices;
+    DmSource dm;
+    BlockSource blocks = read_blocks();
+    Chosen chosen = choose_devices(blocks.devices, dm);
+    Snapshot snap = read_regions(chosen.dm_names, dm);
+    source("dm", dm.up, dm.why);
+    ExpositionWriter w(format);
+    write_region_families(w, snap, options_.areas);
+    if (options_.device_stats)
+        write_block_devices(w, blocks, snap, chosen);
+    collect(w);
+    sources_.write(w);
+    ++scrapes_;
+    write_scrape_families(w, snap, start);
+    return w.finish();
+}
+
+Exporter::BlockSource Exporter::read_blocks() const {
+    BlockSource b;
+    if (!options_.device_stats && !selector_)
+        return b;
+    try {
+        DiskstatsOptions o;
+        o.sysfs_root = options_.sysfs_root;
+        b.devices = read_block_devices(o);
+    } catch (const Error& e) {
+        b.why = e.what();
+    }
+    return b;
+}
+
+Exporter::Chosen Exporter::choose_devices(const std::vector<BlockDevice>& blocks, DmSource& dm) {
+    Chosen chosen;
     if (selector_) {
         std::optional<std::vector<DeviceId>> listed;
         try {
             listed = layer_.list_devices();
         } catch (const Error& e) {
-            if (!dm_missing(e))
+            if (!dm.missing(e))
                 error(fmt::format("cannot list devices: {}", e.what()));
         }
         std::vector<std::string> missing;
         try {
-            if (listed)
-                names = selector_->select_names(*listed, {}, &missing);
+            if (listed) {
+                // The selection of `report` and `top`: over /sys/block's
+                // devices joined to device-mapper's, in that order.
+                auto ids = join_device_ids(blocks, *listed);
+                for (auto i : selector_->select(ids, {}, &missing)) {
+                    if (ids[i].is_dm())
+                        chosen.dm_names.push_back(ids[i].dm_name);
+                    else if (i < blocks.size())
+                        chosen.plain.push_back(&blocks[i]);
+                }
+            }
         } catch (const Error& e) {
             error(fmt::format("cannot select devices: {}", e.what()));
         }
         for (const auto& m : missing)
             error(fmt::format("{}: no such device", m));
-    } else if (names.empty()) {
+    } else if (options_.devices.empty()) {
         try {
             for (const auto& id : layer_.list_devices())
-                names.push_back(id.dm_name);
+                chosen.dm_names.push_back(id.dm_name);
         } catch (const Error& e) {
-            if (!dm_missing(e))
+            if (!dm.missing(e))
                 error(fmt::format("cannot list devices: {}", e.what()));
         }
+    } else {
+        chosen.dm_names = options_.devices;
     }
+    return chosen;
+}
+
+Snapshot Exporter::read_regions(const std::vector<std::string>& names, DmSource& dm) {
     Snapshot snap;
     for (const auto& name : names) {
-        if (!dm_up)
+        if (!dm.up)
             break;
         // One device per take(): a device that fails is left out alone.
         Snapshotter one(layer_, clock_);
@@ -303,7 +378,7 @@ std::string Exporter::scrape(ExpositionFormat format) {
             for (auto& d : s.devices)
                 snap.devices.push_back(std::move(d));
         } catch (const Error& e) {
-            if (dm_missing(e))
+            if (dm.missing(e))
                 break;
             error(std::string(e.what()).starts_with(name) ? std::string(e.what())
                                                           : fmt::format("{}: {}", name, e.what()));
@@ -311,25 +386,32 @@ std::string Exporter::scrape(ExpositionFormat format) {
             error(fmt::format("{}: {}", name, e.what()));
         }
     }
-    source("dm", dm_up, dm_why);
-    ExpositionWriter w(format);
-    write_region_families(w, snap, options_.areas);
-    if (options_.device_stats) {
-        std::vector<BlockDevice> blocks;
-        try {
-            DiskstatsOptions o;
-            o.sysfs_root = options_.sysfs_root;
-            blocks = read_block_devices(o);
-            source("block", true);
-        } catch (const Error& e) {
-            error(fmt::format("block device statistics: {}", e.what()));
-            source("block", false, e.what());
-        }
-        // Every block device, or only the dm devices scraped.
-        const bool every_device = options_.devices.empty() && !selector_;
-        auto joined = join_devices(blocks, &snap);
-        write_device_families(w, every_device ? joined : scraped_devices(std::move(joined)));
+    return snap;
+}
+
+void Exporter::write_block_devices(ExpositionWriter& w, const BlockSource& blocks,
+                                   const Snapshot& snap, const Chosen& chosen) {
+    if (blocks.why) {
+        error(fmt::format("block device statistics: {}", *blocks.why));
+        source("block", false, *blocks.why);
+    } else {
+        source("block", true);
     }
+    // Every block device, or only the devices chosen: the dm devices
+    // scraped, then the others in /sys/block's order.
+    const bool every_device = options_.devices.empty() && !selector_;
+    auto joined = join_devices(blocks.devices, &snap);
+    if (every_device) {
+        write_device_families(w, joined);
+        return;
+    }
+    auto shown = scraped_devices(std::move(joined));
+    for (const BlockDevice* b : chosen.plain)
+        shown.push_back({b->id, b, nullptr});
+    write_device_families(w, shown);
+}
+
+void Exporter::collect(ExpositionWriter& w) {
     for (auto& c : collectors_) {
         bool up = false;
         std::string why;
@@ -337,6 +419,12 @@ std::string Exporter::scrape(ExpositionFormat format) {
             std::uint64_t n = c->collect(w);
             errors_ += n;
             up = n == 0;
+        } catch (const Error& e) {
+            // A privilege missing is a source down, said once, not an
+            // error at every scrape.
+            if (e.kind() != ErrorKind::permission || c->source().empty())
+                error(e.what());
+            why = e.what();
         } catch (const std::exception& e) {
             error(e.what());
             why = e.what();
@@ -344,8 +432,9 @@ std::string Exporter::scrape(ExpositionFormat format) {
         if (!c->source().empty())
             source(c->source(), up, why);
     }
-    sources_.write(w);
-    ++scrapes_;
+}
+
+void Exporter::write_scrape_families(ExpositionWriter& w, const Snapshot& snap, double start) {
     w.family("iotally_scrape_devices", MetricType::gauge, "",
              "dm devices whose regions this scrape read.");
     w.sample(Labels(), static_cast<std::uint64_t>(snap.devices.size()));
@@ -357,7 +446,6 @@ std::string Exporter::scrape(ExpositionFormat format) {
     w.family("iotally_scrape_duration_seconds", MetricType::gauge, "seconds",
              "How long reading the statistics of this scrape took.");
     w.sample(Labels(), clock_() - start);
-    return w.finish();
 }
 
 }  // namespace iotally

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/exporter_sources.hpp"
+#include "iotally/exporter/exporter_sources.hpp"
 
 #include <fmt/format.h>
 
@@ -25,8 +25,8 @@ bool SourceStates::up(const std::string& source) const {
 
 void SourceStates::write(ExpositionWriter& w) const {
     w.family("iotally_source_up", MetricType::gauge, "",
-             "1 if this scrape could read the source (dm, block, tasks, statistics), 0 if it "
-             "is missing: its families are empty until it appears.");
+             "1 if this scrape could read the source (dm, block, tasks, cgroups, statistics), 0 "
+             "if it is missing or not permitted: its families are empty until it appears.");
     for (const auto& [source, up] : up_) {
         Labels l;
         l.add("source", source);

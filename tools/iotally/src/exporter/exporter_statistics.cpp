@@ -5,10 +5,10 @@
 #include <cmath>
 #include <limits>
 
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/native_histogram.hpp"
-#include "iotally/statfs.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/statistic/statfs.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <map>
 
-#include "iotally/error.hpp"
-#include "iotally/exporter.hpp"
-#include "iotally/native_histogram.hpp"
-#include "iotally/taskstats.hpp"
+#include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/exporter/exporter.hpp"
+#include "iotally/taskstats/taskstats.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {
@@ -36,13 +36,16 @@ class TaskCollector final : public Collector {
                         fmt::format("--tasks {}: expected 1 to {}", top, max_top_tasks));
     }
 
+    // TASKSTATS_CMD_GET is GENL_ADMIN_PERM: without CAP_NET_ADMIN the query
+    // fails with a permission error, and collect() asks again next time.
     void check() override {
-        client_ = std::make_unique<TaskstatsClient>();
-        auto rec = client_->query_tgid(static_cast<std::uint32_t>(::getpid()));
+        auto client = std::make_unique<TaskstatsClient>();
+        auto rec = client->query_tgid(static_cast<std::uint32_t>(::getpid()));
         if (!rec.io)
             throw Error(ErrorKind::unsupported,
                         "--tasks: this kernel's taskstats carry no per-task I/O "
                         "(TASKSTATS_TYPE_IO, Documentation/taskstats-io.rst)");
+        client_ = std::move(client);
     }
 
     std::string source() const override { return "tasks"; }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/exposition.hpp"
+#include "iotally/exporter/exposition.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "iotally/error.hpp"
-#include "iotally/exposition_protobuf.hpp"
+#include "iotally/exporter/exposition_protobuf.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

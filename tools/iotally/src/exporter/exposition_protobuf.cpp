@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/exposition_protobuf.hpp"
+#include "iotally/exporter/exposition_protobuf.hpp"
 
 #include <fmt/format.h>
 
-#include <bit>
 #include <cstring>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
+#include "protobuf_wire.hpp"
 
 namespace iotally {
 namespace {
@@ -27,45 +27,7 @@ constexpr int span_offset = 1, span_length = 2;
 // MetricType enum values.
 constexpr std::uint64_t type_counter = 0, type_gauge = 1, type_histogram = 4;
 
-enum Wire { varint = 0, fixed64 = 1, length = 2 };
-
-void put_varint(std::string& out, std::uint64_t v) {
-    while (v >= 0x80) {
-        out += static_cast<char>((v & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    out += static_cast<char>(v);
-}
-
-void put_tag(std::string& out, int number, Wire wire) {
-    put_varint(out, (static_cast<std::uint64_t>(number) << 3) | wire);
-}
-
-void put_uint(std::string& out, int number, std::uint64_t v) {
-    put_tag(out, number, varint);
-    put_varint(out, v);
-}
-
-std::uint64_t zigzag(std::int64_t v) {
-    return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-}
-
-void put_sint(std::string& out, int number, std::int64_t v) {
-    put_uint(out, number, zigzag(v));
-}
-
-void put_double(std::string& out, int number, double v) {
-    put_tag(out, number, fixed64);
-    auto bits = std::bit_cast<std::uint64_t>(v);
-    for (int i = 0; i < 8; ++i, bits >>= 8)
-        out += static_cast<char>(bits & 0xff);
-}
-
-void put_bytes(std::string& out, int number, std::string_view bytes) {
-    put_tag(out, number, length);
-    put_varint(out, bytes.size());
-    out += bytes;
-}
+using namespace wire;
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/http_server.hpp"
+#include "iotally/exporter/http_server.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 

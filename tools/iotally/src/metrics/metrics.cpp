@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/metrics.hpp"
+#include "iotally/metrics/metrics.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "iotally/units.hpp"
+#include "iotally/util/units.hpp"
 
 namespace iotally {
 namespace {
@@ -38,9 +38,9 @@ std::optional<double> opt(std::uint64_t v) {
 
 }  // namespace
 
-Statistics compute_statistics(const IoCounters& current, const IoCounters* previous,
-                              std::optional<double> elapsed_s) {
-    Statistics s;
+DerivedRates compute_rates(const IoCounters& current, const IoCounters* previous,
+                           std::optional<double> elapsed_s) {
+    DerivedRates s;
     IoCounters d = current;
     if (previous) {
         if (counters_went_back(current, *previous)) {
@@ -117,18 +117,19 @@ Statistics compute_statistics(const IoCounters& current, const IoCounters* previ
 
 namespace {
 
-#define FIELD(name, unit, desc, expr)                                                       \
-    MetricField {                                                                           \
-        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; } \
+#define FIELD(name, unit, desc, expr)                                                         \
+    MetricField {                                                                             \
+        name, unit, desc, [](const DerivedRates& s) -> std::optional<double> { return expr; } \
     }
-#define TIMED(name, unit, desc, expr)                                                        \
-    MetricField {                                                                            \
-        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, \
-            false, true                                                                      \
+#define TIMED(name, unit, desc, expr)                                                          \
+    MetricField {                                                                              \
+        name, unit, desc, [](const DerivedRates& s) -> std::optional<double> { return expr; }, \
+            false, true                                                                        \
     }
-#define COUNT(name, unit, desc, expr)                                                             \
-    MetricField {                                                                                 \
-        name, unit, desc, [](const Statistics& s) -> std::optional<double> { return expr; }, true \
+#define COUNT(name, unit, desc, expr)                                                          \
+    MetricField {                                                                              \
+        name, unit, desc, [](const DerivedRates& s) -> std::optional<double> { return expr; }, \
+            true                                                                               \
     }
 
 std::optional<double> opt_u(const std::optional<std::uint64_t>& v) {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/report.hpp"
+#include "iotally/metrics/report.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "iotally/device_metrics.hpp"
-#include "iotally/error.hpp"
+#include "iotally/metrics/device_metrics.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 
@@ -78,7 +78,7 @@ struct Sum {
     }
 
     void finish(ReportRow& row, bool have_previous, std::optional<double> elapsed) const {
-        row.stats = compute_statistics(cur, have_previous ? &prev : nullptr, elapsed);
+        row.stats = compute_rates(cur, have_previous ? &prev : nullptr, elapsed);
         row.elapsed_s = have_previous ? elapsed : std::nullopt;
         row.is_new = have_previous && any_new;
         if (hist_ok && !hist_cur.counts.empty())
@@ -96,6 +96,7 @@ std::uint64_t bytes_between(const IoCounters& c, const IoCounters* p) {
 
 // The rows of one device at one level, against its previous snapshot.
 struct DeviceRows {
+    const DeviceId& id;  // the joined device
     const DeviceSnapshot& d;
     const DeviceSnapshot* pd;  // the device in the previous snapshot
     bool have_prev;
@@ -113,7 +114,7 @@ struct DeviceRows {
 
     ReportRow base_row(ReportLevel lv, const Region* r) const {
         ReportRow row;
-        row.device = d.id.dm_name;
+        row.id = id;
         row.level = lv;
         if (r) {
             row.region = r->id;
@@ -202,17 +203,20 @@ struct DeviceRows {
 
 }  // namespace
 
-std::vector<ReportRow> build_report(const Snapshot& current, const Snapshot* previous,
+std::vector<ReportRow> build_report(std::span<const JoinedDevice> current, const Snapshot* previous,
                                     ReportLevel level) {
     std::vector<ReportRow> rows;
-    for (const auto& d : current.devices) {
+    for (const auto& j : current) {
+        if (!j.dm)
+            continue;
+        const DeviceSnapshot& d = *j.dm;
         const DeviceSnapshot* pd = previous ? previous->find_device(d.id.dm_name) : nullptr;
         std::optional<double> elapsed;
         if (pd)
             elapsed = d.taken_s - pd->taken_s;
         else if (previous)
             elapsed = d.taken_s - previous->taken_s;  // the device appeared
-        DeviceRows device{d, pd, previous != nullptr, elapsed, rows};
+        DeviceRows device{j.id, d, pd, previous != nullptr, elapsed, rows};
         switch (level) {
             case ReportLevel::device:
                 break;  // the device's own counters: device_row()
@@ -237,20 +241,17 @@ const BlockDevice* DiskSample::find(const DeviceId& id) const {
     return nullptr;
 }
 
-ReportRow device_row(const BlockDevice& current, const BlockDevice* previous,
-                     std::optional<double> elapsed_s, bool dm_names) {
+ReportRow device_row(const JoinedDevice& current, const BlockDevice* previous,
+                     std::optional<double> elapsed_s) {
+    if (!current.block)
+        throw Error(ErrorKind::usage,
+                    fmt::format("device_row: {} has no /sys/block entry", current.id.name()));
     ReportRow row;
     row.level = ReportLevel::device;
-    const DeviceId& id = current.id;
-    row.kernel_name = id.kernel_name;
-    row.major = id.major;
-    row.minor = id.minor;
-    if (id.is_dm())
-        row.dm_name = id.dm_name;
-    row.device = dm_names ? id.name() : id.kernel_name;
-    row.length = id.size_sectors;
+    row.id = current.id;
+    row.length = current.id.size_sectors;
     row.stats =
-        compute_device_statistics(current.stat, previous ? &previous->stat : nullptr, elapsed_s);
+        compute_device_rates(current.block->stat, previous ? &previous->stat : nullptr, elapsed_s);
     row.elapsed_s = elapsed_s;
     return row;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/selection.hpp"
+#include "iotally/metrics/selection.hpp"
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 
@@ -120,26 +120,23 @@ bool matches(const MatchExpr& expr, const DeviceId& d) {
     return true;
 }
 
-bool matches_any(std::span<const MatchExpr> exprs, const DeviceId& d) {
+static bool matches_any(std::span<const MatchExpr> exprs, const DeviceId& d) {
     return std::any_of(exprs.begin(), exprs.end(), [&](const auto& e) { return matches(e, d); });
 }
 
-std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
-                                        std::span<const DeviceId> devices,
-                                        std::span<const std::uint64_t> activity,
-                                        const SelectRequest& req, bool* changed) {
-    if (!activity.empty() && activity.size() != devices.size())
-        throw Error(ErrorKind::usage, "select_devices: activity does not match the device list");
+namespace {
 
-    // A new generation or a different device count rebuilds the entries, but
-    // devices that stay keep their selection (as devstat does).
-    std::vector<SelectionEntry> old = state.entries;
+// A new generation or a different device count rebuilds the entries, but
+// devices that stay keep their selection (as devstat does); every entry
+// takes this interval's activity.
+void refresh_entries(SelectionState& state, std::uint64_t generation,
+                     std::span<const DeviceId> devices, std::span<const std::uint64_t> activity) {
     if (!state.initialized || state.generation != generation ||
         state.entries.size() != devices.size()) {
         std::vector<SelectionEntry> rebuilt;
         for (const auto& d : devices) {
             SelectionEntry e{d.name(), false, 0};
-            for (const auto& o : old)
+            for (const auto& o : state.entries)
                 if (o.device == d.name())
                     e.selected = o.selected;
             rebuilt.push_back(std::move(e));
@@ -150,70 +147,102 @@ std::vector<std::string> select_devices(SelectionState& state, std::uint64_t gen
     }
     for (std::size_t i = 0; i < state.entries.size(); ++i)
         state.entries[i].activity = activity.empty() ? 0 : activity[i];
+}
 
+// devstat's modes on the entries' selected flags.
+void apply_mode(std::vector<SelectionEntry>& entries, std::span<const DeviceId> devices,
+                const SelectRequest& req) {
     auto specified = [&](std::size_t i) {
         const auto& d = devices[i];
         return std::find(req.names.begin(), req.names.end(), d.name()) != req.names.end() ||
                matches_any(req.matches, d);
     };
     auto count_selected = [&] {
-        return static_cast<std::size_t>(std::count_if(state.entries.begin(), state.entries.end(),
+        return static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(),
                                                       [](const auto& e) { return e.selected; }));
     };
-    const bool anything_specified = !req.names.empty() || !req.matches.empty();
 
     if (req.mode == SelectMode::only)
-        for (auto& e : state.entries)
+        for (auto& e : entries)
             e.selected = false;
 
     if (req.mode == SelectMode::remove) {
-        for (std::size_t i = 0; i < state.entries.size(); ++i)
+        for (std::size_t i = 0; i < entries.size(); ++i)
             if (specified(i))
-                state.entries[i].selected = false;
-    } else {
-        // Named devices first, in the order the user gave them, then patterns.
-        for (const auto& name : req.names)
-            for (auto& e : state.entries)
-                if (e.device == name && !e.selected && count_selected() < req.max_count)
-                    e.selected = true;
-        for (std::size_t i = 0; i < state.entries.size(); ++i)
-            if (!state.entries[i].selected && matches_any(req.matches, devices[i]) &&
-                count_selected() < req.max_count)
-                state.entries[i].selected = true;
-        if (req.mode == SelectMode::add)
-            for (auto& e : state.entries)
-                if (!e.selected && count_selected() < req.max_count)
-                    e.selected = true;
+                entries[i].selected = false;
+        return;
     }
+    // Named devices first, in the order the user gave them, then patterns.
+    for (const auto& name : req.names)
+        for (auto& e : entries)
+            if (e.device == name && !e.selected && count_selected() < req.max_count)
+                e.selected = true;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (!entries[i].selected && matches_any(req.matches, devices[i]) &&
+            count_selected() < req.max_count)
+            entries[i].selected = true;
+    if (req.mode == SelectMode::add)
+        for (auto& e : entries)
+            if (!e.selected && count_selected() < req.max_count)
+                e.selected = true;
+}
 
-    std::vector<std::size_t> order(state.entries.size());
+// The positions shown, in display order: the selected entries (or, in top
+// mode without a selection, every one), busiest first in top mode, at
+// most max_count.
+std::vector<std::size_t> display_order(const std::vector<SelectionEntry>& entries,
+                                       const SelectRequest& req) {
+    const bool anything_specified = !req.names.empty() || !req.matches.empty();
+    std::vector<std::size_t> order(entries.size());
     std::iota(order.begin(), order.end(), 0);
     std::vector<std::size_t> chosen;
     if (req.by_activity && !anything_specified && req.mode != SelectMode::remove) {
         chosen = order;  // top mode without a selection: every device competes
     } else {
         for (auto i : order)
-            if (state.entries[i].selected)
+            if (entries[i].selected)
                 chosen.push_back(i);
     }
     if (req.by_activity)
         std::stable_sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) {
-            return state.entries[a].activity > state.entries[b].activity;
+            return entries[a].activity > entries[b].activity;
         });
     if (chosen.size() > req.max_count)
         chosen.resize(req.max_count);
+    return chosen;
+}
 
+bool selection_changed(const std::vector<SelectionEntry>& old,
+                       const std::vector<SelectionEntry>& now) {
+    bool diff = old.size() != now.size();
+    for (std::size_t i = 0; !diff && i < old.size(); ++i)
+        diff = old[i].device != now[i].device || old[i].selected != now[i].selected;
+    return diff;
+}
+
+}  // namespace
+
+std::vector<std::size_t> select_device_indices(SelectionState& state, std::uint64_t generation,
+                                               std::span<const DeviceId> devices,
+                                               std::span<const std::uint64_t> activity,
+                                               const SelectRequest& req, bool* changed) {
+    if (!activity.empty() && activity.size() != devices.size())
+        throw Error(ErrorKind::usage, "select_devices: activity does not match the device list");
+    const std::vector<SelectionEntry> old = state.entries;
+    refresh_entries(state, generation, devices, activity);
+    apply_mode(state.entries, devices, req);
+    if (changed)
+        *changed = selection_changed(old, state.entries);
+    return display_order(state.entries, req);
+}
+
+std::vector<std::string> select_devices(SelectionState& state, std::uint64_t generation,
+                                        std::span<const DeviceId> devices,
+                                        std::span<const std::uint64_t> activity,
+                                        const SelectRequest& req, bool* changed) {
     std::vector<std::string> out;
-    for (auto i : chosen)
+    for (auto i : select_device_indices(state, generation, devices, activity, req, changed))
         out.push_back(state.entries[i].device);
-
-    if (changed) {
-        bool diff = old.size() != state.entries.size();
-        for (std::size_t i = 0; !diff && i < old.size(); ++i)
-            diff = old[i].device != state.entries[i].device ||
-                   old[i].selected != state.entries[i].selected;
-        *changed = diff;
-    }
     return out;
 }
 
@@ -248,6 +277,15 @@ DeviceSelector::DeviceSelector(const SelectArgs& args, std::string kind)
 std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> ids,
                                                       std::span<const std::uint64_t> activity,
                                                       std::vector<std::string>* missing) {
+    std::vector<std::string> names;
+    for (auto i : select(ids, activity, missing))
+        names.push_back(ids[i].name());
+    return names;
+}
+
+std::vector<std::size_t> DeviceSelector::select(std::span<const DeviceId> ids,
+                                                std::span<const std::uint64_t> activity,
+                                                std::vector<std::string>* missing) {
     // Names may be kernel names (dm-0) or dm names (vol): devstat selects by
     // the list's names, which are the dm names for dm devices.
     request_.names.clear();
@@ -280,9 +318,9 @@ std::vector<std::string> DeviceSelector::select_names(std::span<const DeviceId> 
         // there is none yet, so "remove" means every device but these.
         SelectRequest all;
         all.max_count = SIZE_MAX;
-        select_devices(state_, generation_, ids, activity, all);
+        select_device_indices(state_, generation_, ids, activity, all);
     }
-    return select_devices(state_, generation_, ids, activity, request_);
+    return select_device_indices(state_, generation_, ids, activity, request_);
 }
 
 }  // namespace iotally

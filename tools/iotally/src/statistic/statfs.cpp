@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/statfs.hpp"
+#include "iotally/statistic/statfs.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <memory>
 
 #include "fd.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {

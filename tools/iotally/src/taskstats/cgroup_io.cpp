@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/cgroup_io.hpp"
+#include "iotally/taskstats/cgroup_io.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/cgroup_sampler.hpp"
+#include "iotally/taskstats/cgroup_sampler.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 
@@ -74,6 +75,13 @@ void CgroupSampler::start() {
         throw Error(ErrorKind::unsupported,
                     fmt::format("{}: not a cgroup2 mount (mount -t cgroup2 none {})", options_.root,
                                 options_.root));
+    if (options_.bpf) {
+        BpfTaskIoOptions o;
+        o.log = options_.bpf_log;
+        o.what = "cgroups";
+        bpf_ = std::make_unique<BpfTaskIo>(o);
+        return;
+    }
     query_ = std::make_unique<TaskstatsClient>();
     auto self = query_->query_tgid(static_cast<std::uint32_t>(::getpid()));
     if (!self.io || self.io->version < 2)
@@ -115,6 +123,8 @@ void CgroupSampler::read_exits(std::stop_token stop) {
 }
 
 std::uint64_t CgroupSampler::exits() const {
+    if (bpf_)
+        return bpf_->drops().exits;
     std::lock_guard lock(mu_);
     return tally_.exits();
 }
@@ -130,6 +140,10 @@ std::uint64_t CgroupSampler::lost_messages() const {
     for (const auto& c : listeners_)
         n += c->lost();
     return n;
+}
+
+std::uint64_t CgroupSampler::dropped() const {
+    return bpf_ ? bpf_->drops().total() : 0;
 }
 
 std::uint64_t CgroupSampler::overflows() const {
@@ -149,9 +163,38 @@ void CgroupSampler::drain() {
     }
 }
 
+// The BPF program's per-cgroup totals, and a zero total for the cgroup of
+// every process alive now that has none yet: as on the native backend, a
+// cgroup with processes has its series before they do I/O (and the
+// cardinality cap admits it then).
+std::map<std::string, TaskIo> CgroupSampler::sample_bpf() {
+    auto totals = bpf_->cgroups();
+    for (std::uint32_t id : process_ids(options_.proc)) {
+        // "0::/a/b": the cgroup v2 line of /proc/PID/cgroup.
+        std::ifstream in(fmt::format("{}/{}/cgroup", options_.proc, id));
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.rfind("0::", 0) != 0)
+                continue;
+            std::string path = line.substr(3);
+            struct stat st {};
+            if (::stat((options_.root + (path == "/" ? "" : path)).c_str(), &st) == 0) {
+                TaskIo zero;
+                zero.version = 2;
+                zero.bpf = true;
+                zero.cgroup_id = st.st_ino;
+                totals.try_emplace(st.st_ino, zero);
+            }
+        }
+    }
+    return series_.group(totals, paths_);
+}
+
 std::map<std::string, TaskIo> CgroupSampler::sample() {
-    if (!query_)
+    if (!query_ && !bpf_)
         start();
+    if (bpf_)
+        return sample_bpf();
     // The whole sample under the lock: a process seen in /proc below must
     // not have its exit record applied before it is counted as alive.
     std::lock_guard lock(mu_);

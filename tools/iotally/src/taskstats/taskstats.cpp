@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Taskstats over generic netlink with libnl-genl-3.
-#include "iotally/taskstats.hpp"
+#include "iotally/taskstats/taskstats.hpp"
 
 #include <dirent.h>
 #include <fmt/format.h>
@@ -12,6 +12,7 @@
 #include <netlink/netlink.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
@@ -21,7 +22,7 @@
 #include <fstream>
 #include <type_traits>
 
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 
@@ -507,6 +508,16 @@ bool TaskstatsClient::receive(std::vector<TaskRecord>& out, int timeout_ms) {
         if (got == Batch::empty || got == Batch::interrupted)
             return true;
     }
+}
+
+std::string task_io_native_missing() {
+    try {
+        TaskstatsClient c;
+        if (c.query_tgid(static_cast<std::uint32_t>(::getpid())).io)
+            return {};
+    } catch (const Error&) {
+    }
+    return "per-task I/O in taskstats (CONFIG_TASK_IO_STATS)";
 }
 
 }  // namespace iotally

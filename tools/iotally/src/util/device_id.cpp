@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/device_id.hpp"
+#include "iotally/util/device_id.hpp"
 
 namespace iotally {
 

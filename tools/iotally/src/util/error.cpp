@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 #include <cerrno>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "iotally/units.hpp"
+#include "iotally/util/units.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "fields.hpp"
-#include "iotally/error.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally {
 namespace {
@@ -156,23 +156,6 @@ std::string format_duration_ns(std::uint64_t ns) {
         return fmt::format("{:.4g}{}", value, u.name);
     }
     return "0";
-}
-
-std::string format_bytes(std::uint64_t bytes) {
-    static constexpr std::array<Suffix, 5> units{{{"TiB", 1ULL << 40},
-                                                  {"GiB", 1ULL << 30},
-                                                  {"MiB", 1ULL << 20},
-                                                  {"KiB", 1ULL << 10},
-                                                  {"B", 1}}};
-    for (const auto& u : units) {
-        if (bytes < u.factor)
-            continue;
-        if (bytes % u.factor == 0)
-            return fmt::format("{}{}", bytes / u.factor, u.name);
-        return fmt::format("{:.4g}{}", static_cast<double>(bytes) / static_cast<double>(u.factor),
-                           u.name);
-    }
-    return "0B";
 }
 
 RegionTimeUnit region_time_unit(bool precise_timestamps) {
