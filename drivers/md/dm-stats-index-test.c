@@ -373,7 +373,7 @@ static void index_pool_batches_charged(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	/* Frees an earlier case left to RCU must not land in our sums. */
-	rcu_barrier();
+	dm_stats_free_barrier();
 	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
 		next = index_add_tile(test, &pool, idx, &r[i], i, i + 1);
@@ -424,7 +424,7 @@ static void index_retired_nodes_recycled(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	/* Frees an earlier case left to RCU must not land in our sums. */
-	rcu_barrier();
+	dm_stats_free_barrier();
 	base = dm_stats_mem_used();
 	for (i = 0; i < n; i++) {
 		next = index_add_tile(test, &pool, idx, &r[i], i, i + 1);

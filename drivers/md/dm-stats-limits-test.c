@@ -164,7 +164,7 @@ static void delete_needs_no_fallible_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
 	KUNIT_EXPECT_STREQ(test, list(test), "");
 	kunit_deactivate_static_stub(test, dm_stats_index_reserve);
-	rcu_barrier();
+	dm_stats_free_barrier();
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
@@ -186,7 +186,7 @@ static void mem_create_delete_balance(struct kunit *test)
 			100UL * num_possible_cpus() * sizeof(struct dm_stats_counters));
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
-	rcu_barrier();
+	dm_stats_free_barrier();
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 
@@ -234,7 +234,7 @@ static void mem_small_region_one_block(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r->inline_areas);
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 0"), 0);
 	KUNIT_EXPECT_EQ(test, send(test, "@stats_delete 1"), 0);
-	rcu_barrier();
+	dm_stats_free_barrier();
 	KUNIT_EXPECT_EQ(test, dm_stats_mem_used(), base);
 }
 

@@ -12,6 +12,7 @@
 #include <asm/local64.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "dm-stats.h"
 
@@ -88,7 +89,7 @@ struct dm_stats_totals {
  * @area_bytes: size of one area's struct dm_stats_counters
  * @alloc_bytes: memory charged to the statistics limit for this region
  * @shared: per area, the in-flight counts and the io_ticks stamp
- * @rcu: for freeing after readers are gone
+ * @free_work: frees a deleted region in process context after a grace period
  * @percpu: per possible CPU, the counters of all areas (nr_cpu_ids slots)
  */
 struct dm_stats_region {
@@ -108,7 +109,7 @@ struct dm_stats_region {
 	size_t area_bytes;
 	size_t alloc_bytes;
 	struct dm_stats_area_shared *shared;
-	struct rcu_head rcu;
+	struct rcu_work free_work;
 	struct dm_stats_counters *percpu[];
 };
 
@@ -161,6 +162,7 @@ int dm_stats_parse_histogram(const char *s, unsigned int *n, u64 **bounds);
 int dm_stats_region_create(struct dm_stats *st,
 			   const struct dm_stats_create_args *a);
 int dm_stats_region_delete(struct dm_stats *st, int id);
+void dm_stats_free_barrier(void);
 int dm_stats_region_clear(struct dm_stats *st, int id);
 int dm_stats_region_list(struct dm_stats *st, const char *program,
 			 char *result, unsigned int maxlen);

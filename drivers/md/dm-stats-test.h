@@ -40,7 +40,7 @@ static inline void stats_fixture_exit(struct kunit *test)
 	struct stats_fixture *f = test->priv;
 
 	dm_stats_cleanup(&f->st);
-	rcu_barrier();
+	dm_stats_free_barrier();
 }
 
 /* Split a message at spaces into a kunit-managed argv. */

@@ -32,16 +32,23 @@
 /* Shortest line @stats_print can emit: "0+1" and 13 " 0", plus "\n". */
 #define DM_STATS_MIN_PRINT_LINE		30
 
-/* @may_sleep: not from an RCU callback, so yield between big blocks. */
-static void __region_free(struct dm_stats_region *r, bool may_sleep)
+/*
+ * Deleted regions are freed from here, in process context after a grace
+ * period: a region's per-CPU blocks may add up to a large part of memory,
+ * which an RCU callback would free in softirq without a chance to yield.
+ * WQ_MEM_RECLAIM: freeing must progress when memory is short.
+ */
+static struct workqueue_struct *dm_stats_free_wq;
+
+/* Process context: yields between the per-CPU blocks. */
+static void region_free(struct dm_stats_region *r)
 {
 	int cpu;
 
 	if (!r->inline_areas) {
 		for_each_possible_cpu(cpu) {
 			kvfree(r->percpu[cpu]);
-			if (may_sleep)
-				cond_resched();
+			cond_resched();
 		}
 	}
 	if (r->aux_data != r->inline_aux)
@@ -50,15 +57,24 @@ static void __region_free(struct dm_stats_region *r, bool may_sleep)
 	kvfree(r);
 }
 
-static void region_free(struct dm_stats_region *r)
+static void region_free_work(struct work_struct *work)
 {
-	__region_free(r, true);
+	region_free(container_of(to_rcu_work(work), struct dm_stats_region,
+				 free_work));
 }
 
-static void region_free_cb(struct rcu_head *head)
+/**
+ * dm_stats_free_barrier - wait until every deleted region is freed
+ *
+ * Context: process context, may sleep.
+ */
+void dm_stats_free_barrier(void)
 {
-	__region_free(container_of(head, struct dm_stats_region, rcu), false);
+	/* each region's RCU callback queues its work: then run them all */
+	rcu_barrier();
+	flush_workqueue(dm_stats_free_wq);
 }
+EXPORT_SYMBOL_IF_KUNIT(dm_stats_free_barrier);
 
 #define DM_STATS_GFP	(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
 
@@ -320,7 +336,9 @@ int dm_stats_region_delete(struct dm_stats *st, int id)
 		dm_stats_index_pool_drain(&st->pool);
 	mutex_unlock(&st->mutex);
 
-	call_rcu(&r->rcu, region_free_cb);
+	/* No allocation, and the I/O path may still see @r: free it later. */
+	INIT_RCU_WORK(&r->free_work, region_free_work);
+	queue_rcu_work(dm_stats_free_wq, &r->free_work);
 	return 0;
 }
 
@@ -666,13 +684,22 @@ int dm_stats_region_set_aux(struct dm_stats *st, int id, const char *aux)
  * dm_statistics_init - set up the statistics engine when dm-mod loads
  *
  * The memory counter and the generation are statically initialised; the
- * index nodes get their slab cache.
+ * index nodes get their slab cache, deleted regions their workqueue.
  *
  * Return: 0 or -ENOMEM.
  */
 int __init dm_statistics_init(void)
 {
-	return dm_stats_index_init();
+	int r;
+
+	dm_stats_free_wq = alloc_workqueue("dm_stats_free",
+					   WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!dm_stats_free_wq)
+		return -ENOMEM;
+	r = dm_stats_index_init();
+	if (r)
+		destroy_workqueue(dm_stats_free_wq);
+	return r;
 }
 
 /**
@@ -680,14 +707,19 @@ int __init dm_statistics_init(void)
  *
  * Waits for regions and indexes still queued for freeing after an RCU grace
  * period, reports memory that was never given back and destroys the node
- * cache.
+ * cache and the workqueue.
  */
 void dm_statistics_exit(void)
 {
 	/* what the generic statistics layer still owes dm-stats' counter */
 	dm_statistic_barrier();
-	/* regions and indexes queued for freeing by call_rcu() */
+	/*
+	 * Indexes queued for freeing by call_rcu(), regions by queue_rcu_work():
+	 * after the barrier every region's work is queued, and destroying the
+	 * workqueue runs them all.
+	 */
 	rcu_barrier();
+	destroy_workqueue(dm_stats_free_wq);
 	if (WARN_ON(dm_stats_mem_used()))
 		DMCRIT("%lu bytes of statistics memory leaked", dm_stats_mem_used());
 	dm_stats_index_exit();
