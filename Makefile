@@ -40,7 +40,7 @@ KERNEL_OUT       := $(BUILD)/kernel-debug
 KERNEL_FRAGMENTS := configs/iotally.config configs/debug.config
 else
 KERNEL_OUT       := $(BUILD)/kernel
-KERNEL_FRAGMENTS := configs/iotally.config
+KERNEL_FRAGMENTS := configs/iotally.config configs/tracing.config
 endif
 
 .PHONY: all deps tree kernel kunit modules tools check check-debug check-kmsan check-i386 demo bench clean help

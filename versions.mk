@@ -30,7 +30,7 @@ DEB_PACKAGES := \
 	prometheus python3-prometheus-client e2fsprogs sysstat \
 	libtracefs-dev libtraceevent-dev bpftrace libbpf-dev bpftool \
 	libcpp-httplib-dev zlib1g-dev prometheus-node-exporter shellcheck \
-	mmdebstrap mdadm nfs-kernel-server
+	mmdebstrap mdadm nfs-kernel-server linux-perf
 
 # The OTLP receiver of the tests of `iotally serve --otlp`
 # (scripts/otlp-receiver.sh): VictoriaMetrics from Debian 13, whose

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of the io trace events' pure helpers: b_flags, rwbs, the
- * driver name made from a disk name, what io:done derives from a bio, and
+ * driver name made from a disk name, what io:io_done derives from a bio, and
  * the name and directory of a path.
  */
 #include <kunit/test.h>
@@ -184,8 +184,8 @@ static void io_trace_dev_of_an_rpc(struct kunit *test)
 }
 
 /*
- * io:done's sector: however far the iterator moved forward (less than the
- * bio's size, in whole sectors), the sector io:start saw comes back, on
+ * io:io_done's sector: however far the iterator moved forward (less than the
+ * bio's size, in whole sectors), the sector io:io_start saw comes back, on
  * either side of the boundaries of the low bits kept.
  */
 static void io_trace_start_sector_forward(struct kunit *test)
@@ -283,38 +283,32 @@ static void io_trace_bvec_back_too_far(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, done, 0u);
 }
 
-struct path_case {
-	const char *path;
-	const char *name;
-	const char *dirname;
-};
-
-/* fi_name and fi_dirname of full paths, and of <none> and <unknown> */
-static void io_trace_path_parts(struct kunit *test)
+/*
+ * A d_path() function's result: a path is itself; -ENAMETOOLONG keeps the
+ * end the function left in the whole buffer, after the marker; any other
+ * error is <unknown>.  (That d_absolute_path() leaves the end there is the
+ * io-trace guest suite's 4,000-byte path.)
+ */
+static void io_trace_path_result_kinds(struct kunit *test)
 {
-	static const struct path_case cases[] = {
-		{ "/", "/", "/" },
-		{ "/a", "a", "/" },
-		{ "/mnt/x", "x", "/mnt" },
-		{ "/mnt/a/dir/known.bin", "known.bin", "/mnt/a/dir" },
-		{ "/dev/mapper/vg-lv", "vg-lv", "/dev/mapper" },
-		{ "<none>", "<none>", "<none>" },
-		{ "<unknown>", "<unknown>", "<unknown>" },
-	};
-	unsigned int i;
+	char buf[12] = "/mnt/a/dir";
+	char tail[12];
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		size_t len = io_trace_dirname_len(cases[i].path);
-
-		KUNIT_EXPECT_STREQ_MSG(test, io_trace_basename(cases[i].path),
-				       cases[i].name, "path %s", cases[i].path);
-		KUNIT_EXPECT_EQ_MSG(test, len, strlen(cases[i].dirname),
-				    "path %s", cases[i].path);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    strncmp(cases[i].path, cases[i].dirname, len), 0,
-				    "path %s", cases[i].path);
-	}
-	KUNIT_EXPECT_EQ(test, io_trace_dirname_len(NULL), (size_t)0);
+	KUNIT_EXPECT_PTR_EQ(test, io_trace_path_result(buf, buf, sizeof(buf)),
+			    (const char *)buf);
+	/* what prepend() leaves: the last 11 bytes of /mnt/a/dir/known.bin */
+	memcpy(tail, "r/known.bin", sizeof(tail));
+	KUNIT_EXPECT_STREQ(test, io_trace_path_result(ERR_PTR(-ENAMETOOLONG),
+						      tail, sizeof(tail)),
+			   "...nown.bin");
+	KUNIT_EXPECT_STREQ(test, io_trace_path_result(ERR_PTR(-ENOENT), buf,
+						      sizeof(buf)),
+			   "<unknown>");
+	KUNIT_EXPECT_STREQ(test, io_trace_path_result(ERR_PTR(-EINVAL), buf,
+						      sizeof(buf)),
+			   "<unknown>");
+	/* the other errors leave the buffer alone */
+	KUNIT_EXPECT_STREQ(test, buf, "/mnt/a/dir");
 }
 
 static struct kunit_case io_trace_test_cases[] = {
@@ -330,7 +324,7 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_bio_word_fields),
 	KUNIT_CASE(io_trace_bvec_back_every_position),
 	KUNIT_CASE(io_trace_bvec_back_too_far),
-	KUNIT_CASE(io_trace_path_parts),
+	KUNIT_CASE(io_trace_path_result_kinds),
 	{}
 };
 

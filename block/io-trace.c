@@ -2,15 +2,19 @@
 /*
  * io-trace.c - the io trace events: DTrace's io provider on block I/O
  *
- * io:start fires in submit_bio_noacct_nocheck() for every bio entering a
+ * io:io_start fires in submit_bio_noacct_nocheck() for every bio entering a
  * device's queue: the file system's bio for the device it was issued to,
  * and each bio a stacking driver sends down (dm and md clones, dm-crypt's
  * copies) again for its own device.  The bio remembers in bi_io_trace
  * that it fired and the sector it was sent to, so that a remainder
- * resubmitted after a split does not fire again and io:done, in
- * bio_endio(), reports the sector and size of io:start however far the
- * completion has advanced the bio since.  Nothing is allocated, locked or
- * looked up in a table; each event has its tracepoint's own static key.
+ * resubmitted after a split does not fire again and io:io_done, in
+ * bio_endio(), reports the sector and size of io:io_start however far the
+ * completion has advanced the bio since.  Nothing is allocated or looked
+ * up in a table, and io:io_done takes no lock; each event has its
+ * tracepoint's own static key.  The locks are where names are built, in
+ * task context: the per-CPU buffers' local lock, and an inode's i_lock
+ * while its first alias is read (Documentation/trace/io-provider.rst,
+ * "Locks").
  *
  * The file of a bio is a submitter's hint (direct I/O, where the pages
  * are the caller's buffer; readahead and fsync, which know the struct
@@ -19,9 +23,9 @@
  * buffers).  Hints live on the submitter's stack, linked from
  * current->io_trace_hint.
  *
- * Names are built only in task context, at io:start and io:wait_start,
- * into a per-CPU buffer under a local lock; io:done (hard-IRQ completion)
- * and io:wait_done (after the waiter may have let go of its folio) name
+ * Names are built only in task context, at io:io_start and io:io_wait_start,
+ * into a per-CPU buffer under a local lock; io:io_done (hard-IRQ completion)
+ * and io:io_wait_done (after the waiter may have let go of its folio) name
  * nothing.  See Documentation/trace/io-provider.rst.
  */
 
@@ -34,7 +38,6 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
-#include <linux/init.h>
 #include <linux/io_trace.h>
 #include <linux/local_lock.h>
 #include <linux/mount.h>
@@ -50,13 +53,21 @@
 EXPORT_TRACEPOINT_SYMBOL_GPL(io_start);
 EXPORT_TRACEPOINT_SYMBOL_GPL(io_done);
 
-/* Longest name an event carries, NUL included; longer ones are "<unknown>" */
+/*
+ * Longest name an event carries, NUL included; a longer one keeps its end
+ * after IO_TRACE_TRUNCATED.  With three of them an event always fits in a
+ * ring-buffer page, whose largest event is the page less its header (16
+ * bytes) and the event's (8): a larger one would be dropped unseen.
+ */
 #define IO_TRACE_PATH_MAX	1024
+#define IO_TRACE_TRUNCATED	"..."
+static_assert(sizeof(struct trace_event_raw_io_class) + 3 * IO_TRACE_PATH_MAX <=
+	      PAGE_SIZE - 64, "an io event may not fit in a ring-buffer page");
 
 static const char io_trace_none[] = "<none>";
 static const char io_trace_unknown[] = "<unknown>";
 
-/* Where io:start and io:wait_start build their names, one set per CPU */
+/* Where io:io_start and io:io_wait_start build their names, one set per CPU */
 struct io_trace_names {
 	local_lock_t	lock;
 	char		path[IO_TRACE_PATH_MAX];
@@ -67,21 +78,6 @@ struct io_trace_names {
 static DEFINE_PER_CPU(struct io_trace_names, io_trace_names) = {
 	.lock = INIT_LOCAL_LOCK(lock),
 };
-
-/*
- * The events' C names are io_start...; tracefs, perf and bpftrace show
- * them under the spec's names.  tracefs makes its directories at
- * fs_initcall, after this.
- */
-static int __init io_trace_set_names(void)
-{
-	__tracepoint_io_start.name = "start";
-	__tracepoint_io_done.name = "done";
-	__tracepoint_io_wait_start.name = "wait_start";
-	__tracepoint_io_wait_done.name = "wait_done";
-	return 0;
-}
-early_initcall(io_trace_set_names);
 
 /**
  * io_trace_bflags() - the DTrace b_flags of an I/O
@@ -211,7 +207,7 @@ void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
 EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_dev);
 
 /**
- * io_trace_bio_word() - what a bio keeps of its io:start in bi_io_trace
+ * io_trace_bio_word() - what a bio keeps of its io:io_start in bi_io_trace
  * @sector: the sector it is sent to
  * @bytes: its size
  * @hinted: its file came from a submitter's hint, not from its pages
@@ -228,7 +224,7 @@ u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted)
 EXPORT_SYMBOL_IF_KUNIT(io_trace_bio_word);
 
 /**
- * io_trace_start_sector() - the sector of a bio's io:start, from the bio now
+ * io_trace_start_sector() - the sector of a bio's io:io_start, from the bio now
  * @word: its bi_io_trace
  * @sector: its bi_sector now
  *
@@ -284,62 +280,6 @@ bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
 }
 EXPORT_SYMBOL_IF_KUNIT(io_trace_bvec_back);
 
-/**
- * io_trace_basename() - fi_name of a path
- * @path: a path from a root, "<none>" or "<unknown>"
- *
- * Return: its last component ("/" for the root itself), or @path when it
- * is not a path.
- */
-const char *io_trace_basename(const char *path)
-{
-	const char *slash;
-
-	if (path[0] != '/')
-		return path;
-	slash = strrchr(path, '/');
-	return slash[1] ? slash + 1 : path;
-}
-EXPORT_SYMBOL_IF_KUNIT(io_trace_basename);
-
-/**
- * io_trace_dirname_len() - the length of fi_dirname at the start of a path
- * @path: a path from a root, "<none>", "<unknown>" or NULL
- *
- * Return: the length of the path without its last component and the
- * slash before it ("/" stays for a file in the root); all of @path when
- * it is not a path; 0 for NULL.
- */
-size_t io_trace_dirname_len(const char *path)
-{
-	const char *slash;
-
-	if (!path)
-		return 0;
-	if (path[0] != '/')
-		return strlen(path);
-	slash = strrchr(path, '/');
-	return slash == path ? 1 : slash - path;
-}
-EXPORT_SYMBOL_IF_KUNIT(io_trace_dirname_len);
-
-/**
- * io_trace_name() - the name field of an event
- * @info: what the event records
- *
- * Return: the last component of the full path, or when that is not known
- * of the path in the file system, else "<none>" or "<unknown>"; "" when
- * the event names nothing.
- */
-const char *io_trace_name(const struct io_trace_info *info)
-{
-	if (!info->path)
-		return "";
-	if (info->path[0] != '/' && info->fspath && info->fspath[0] == '/')
-		return io_trace_basename(info->fspath);
-	return io_trace_basename(info->path);
-}
-
 /* --- File information ---------------------------------------------- */
 
 static void io_trace_no_file(struct io_trace_info *info, const char *name)
@@ -366,10 +306,30 @@ static void io_trace_inode(struct io_trace_info *info,
 	info->oflags = -1;
 }
 
-static const char *io_trace_path_or_unknown(char *p)
+/**
+ * io_trace_path_result() - a name from what a d_path() function returned
+ * @p: its result
+ * @buf: the buffer it was given
+ * @len: the buffer's size, at least sizeof(IO_TRACE_TRUNCATED)
+ *
+ * A path too long for @buf has filled all of it with its end before the
+ * function gave up with -ENAMETOOLONG (fs/d_path.c's prepend() fills what
+ * fits, from the end of each name): that end is kept, after the marker.
+ *
+ * Return: @p, the truncated path in @buf, or "<unknown>" for any other
+ * error (a name that cannot be reached from the root, an unlinked file).
+ */
+const char *io_trace_path_result(char *p, char *buf, size_t len)
 {
-	return IS_ERR(p) ? io_trace_unknown : p;
+	if (!IS_ERR(p))
+		return p;
+	if (PTR_ERR(p) != -ENAMETOOLONG)
+		return io_trace_unknown;
+	buf[len - 1] = '\0';
+	memcpy(buf, IO_TRACE_TRUNCATED, sizeof(IO_TRACE_TRUNCATED) - 1);
+	return buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(io_trace_path_result);
 
 /* The names of an open file: it holds its dentry and mount */
 static void io_trace_file_names(struct io_trace_info *info,
@@ -384,11 +344,11 @@ static void io_trace_file_names(struct io_trace_info *info,
 	char *p;
 
 	p = d_absolute_path(&file->f_path, n->path, sizeof(n->path));
-	info->path = io_trace_path_or_unknown(p);
+	info->path = io_trace_path_result(p, n->path, sizeof(n->path));
 	p = d_absolute_path(&mnt, n->mount, sizeof(n->mount));
-	info->mount = io_trace_path_or_unknown(p);
+	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
 	p = dentry_path_raw(file->f_path.dentry, n->fspath, sizeof(n->fspath));
-	info->fspath = io_trace_path_or_unknown(p);
+	info->fspath = io_trace_path_result(p, n->fspath, sizeof(n->fspath));
 }
 
 /* The file system the task's root is the root of, or NULL */
@@ -432,8 +392,8 @@ static void io_trace_inode_names(struct io_trace_info *info,
 		}
 	}
 	spin_unlock(&inode->i_lock);
-	info->fspath = io_trace_path_or_unknown(p);
-	if (!IS_ERR(p) && inode->i_sb == io_trace_root_sb()) {
+	info->fspath = io_trace_path_result(p, n->fspath, sizeof(n->fspath));
+	if (info->fspath != io_trace_unknown && inode->i_sb == io_trace_root_sb()) {
 		info->path = info->fspath;
 		info->mount = "/";
 	} else {
@@ -550,7 +510,7 @@ static struct folio *io_trace_bvec_folio(const struct bio_vec *bv,
 	return folio;
 }
 
-/* --- io:start and io:done ------------------------------------------ */
+/* --- io:io_start and io:io_done ------------------------------------------ */
 
 /* A bio with data pages left (bio_has_data(), for a const bio) */
 static bool io_trace_has_data(const struct bio *bio)
@@ -743,7 +703,7 @@ static void io_trace_rpc_buf(struct io_trace_info *info,
 }
 
 /**
- * __io_trace_rpc_start() - io:start for an NFS READ or WRITE RPC
+ * __io_trace_rpc_start() - io:io_start for an NFS READ or WRITE RPC
  * @rpc: the RPC, about to be sent
  *
  * The file is named by the task's hint when one names it (full path and
@@ -780,9 +740,9 @@ void __io_trace_rpc_start(const struct io_trace_rpc *rpc)
 EXPORT_SYMBOL_GPL(__io_trace_rpc_start);
 
 /**
- * __io_trace_rpc_done() - io:done for an NFS READ or WRITE RPC
+ * __io_trace_rpc_done() - io:io_done for an NFS READ or WRITE RPC
  * @rpc: the RPC, released after its last reply: the numbers of its
- *	io:start, with the bytes not transferred and the error
+ *	io:io_start, with the bytes not transferred and the error
  */
 void __io_trace_rpc_done(const struct io_trace_rpc *rpc)
 {
@@ -856,7 +816,7 @@ static void io_trace_wait_info(struct io_trace_info *info,
 	info->oflags = w->oflags;
 }
 
-/* io:wait_start with @info's names, and the numbers kept for io:wait_done */
+/* io:io_wait_start with @info's names, and the numbers kept for io:io_wait_done */
 static void io_trace_wait_start(struct io_trace_wait *w,
 				const struct io_trace_info *info)
 {
@@ -901,7 +861,7 @@ void __io_trace_wait_bio(struct io_trace_wait *w, const struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
 
-	/* Its numbers as io:start will see them, after the partition remap */
+	/* Its numbers as io:io_start will see them, after the partition remap */
 	w->bdev = bdev;
 	w->dev = bdev->bd_dev;
 	w->sector = bio->bi_iter.bi_sector +

@@ -328,9 +328,11 @@ if ((kernel_ok)); then
 	# shellcheck disable=SC2046
 	guest patched-lockdown --kernel patched --append "lockdown=integrity kunit.enable=0" \
 		$(scripts/guest-suites.sh lockdown)
-	# bpftrace and its 200 MiB of libraries: a guest of their own
+	# bpftrace and its 200 MiB of libraries: a guest of their own, which
+	# also enables io events at boot by their names (io-trace-names)
 	# shellcheck disable=SC2046
-	guest bpftrace --kernel patched --mem 2048 $(scripts/guest-suites.sh bpftrace)
+	guest bpftrace --kernel patched --mem 2048 --append trace_event=io:io_start \
+		--bootconfig tests/selftests/io-trace-names/bootconfig $(scripts/guest-suites.sh bpftrace)
 fi
 
 # 2c. HZ=300: upstream's engine, rebuilt for that kernel, is the fuzzing

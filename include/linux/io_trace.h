@@ -3,12 +3,13 @@
  * The io trace events (DTrace's io provider): the hooks, the hints that
  * submitters of block I/O give them, and the waits.
  *
- * io:start fires in submit_bio_noacct_nocheck() for every bio entering a
- * device's queue, io:done in bio_endio() from what the bio itself carries
- * (bio->bi_io_trace), io:wait_start and io:wait_done at the sites that
+ * io:io_start fires in submit_bio_noacct_nocheck() for every bio entering a
+ * device's queue, io:io_done in bio_endio() from what the bio itself carries
+ * (bio->bi_io_trace), io:io_wait_start and io:io_wait_done at the sites that
  * wait for one I/O.  Each event has its own static key (its tracepoint's);
- * nothing here allocates, locks or looks anything up in a table.  See
- * Documentation/trace/io-provider.rst.
+ * nothing here allocates or looks anything up in a table, and the only
+ * locks, taken in io-trace.c while a name is built, are per CPU or per
+ * inode.  See Documentation/trace/io-provider.rst, "Locks".
  */
 #ifndef _LINUX_IO_TRACE_H
 #define _LINUX_IO_TRACE_H
@@ -39,12 +40,12 @@ struct page;
 #define IO_TRACE_RWBS_LEN	8
 
 /*
- * bio->bi_io_trace: 0 until the bio fires io:start (or would, were it
+ * bio->bi_io_trace: 0 until the bio fires io:io_start (or would, were it
  * enabled), then IO_TRACE_BIO_STARTED, IO_TRACE_BIO_HINTED when its file
  * came from a submitter's hint (its pages are not that file's), the low
  * 30 bits of the sector it was sent to and its size in bytes.  Its
  * iterator only moves forward, by less than 4 GiB, so the low bits of
- * the sector give it back from the sector the bio has at io:done.
+ * the sector give it back from the sector the bio has at io:io_done.
  */
 #define IO_TRACE_BIO_STARTED	BIT_ULL(63)
 #define IO_TRACE_BIO_HINTED	BIT_ULL(62)
@@ -76,7 +77,7 @@ struct io_trace_hint {
 
 /*
  * One wait of a task for one I/O, on the waiter's stack.  The numbers of
- * io:wait_start, kept for io:wait_done, which names nothing.  Declare it
+ * io:io_wait_start, kept for io:io_wait_done, which names nothing.  Declare it
  * __uninitialized, as struct io_trace_hint.
  */
 struct io_trace_wait {
@@ -101,7 +102,7 @@ struct io_trace_wait {
  * What one io event records, filled by block/io-trace.c: the bufinfo_t,
  * devinfo_t and fileinfo_t of the DTrace io provider.  @bdev is only used
  * for the disk and driver names.  @path, @mount and @fspath are NULL when
- * the event names nothing (io:done, io:wait_done), otherwise a name,
+ * the event names nothing (io:io_done, io:io_wait_done), otherwise a name,
  * "<none>" or "<unknown>".  @server, when not NULL, is the NFS server of
  * an RPC, the device in place of @bdev.
  */
@@ -130,7 +131,7 @@ struct io_trace_info {
 /*
  * An NFS READ or WRITE RPC (fs/nfs/pagelist.c), the spec's "file read and
  * file write requests to an NFS server": its file, where in the file, how
- * many bytes, and at io:done how it ended.
+ * many bytes, and at io:io_done how it ended.
  */
 struct io_trace_rpc {
 	struct inode	*inode;
@@ -167,14 +168,14 @@ void __io_trace_wait_end(struct io_trace_wait *w);
 void __io_trace_rpc_start(const struct io_trace_rpc *rpc);
 void __io_trace_rpc_done(const struct io_trace_rpc *rpc);
 
-/* submit_bio_noacct_nocheck(): io:start, and what io:done will need */
+/* submit_bio_noacct_nocheck(): io:io_start, and what io:io_done will need */
 static inline void io_trace_submit(struct bio *bio)
 {
 	if (tracepoint_enabled(io_start) || tracepoint_enabled(io_done))
 		__io_trace_submit(bio);
 }
 
-/* bio_endio(), before bi_end_io: io:done for a bio that fired io:start */
+/* bio_endio(), before bi_end_io: io:io_done for a bio that fired io:io_start */
 static inline void io_trace_done(struct bio *bio)
 {
 	if (unlikely(bio->bi_io_trace))
@@ -202,7 +203,7 @@ static inline void io_trace_hint_end(struct io_trace_hint *h)
 		current->io_trace_hint = h->prev;
 }
 
-/* An RPC is about to be sent: does io:start or io:done want it? */
+/* An RPC is about to be sent: does io:io_start or io:io_done want it? */
 static inline bool io_trace_rpcs(void)
 {
 	return tracepoint_enabled(io_start) || tracepoint_enabled(io_done);
@@ -215,9 +216,9 @@ static inline bool io_trace_waits(void)
 }
 
 /*
- * The wait sites.  io_trace_wait_*() fire io:wait_start for the object
+ * The wait sites.  io_trace_wait_*() fire io:io_wait_start for the object
  * waited on when the site has found its I/O in flight, before the task
- * sleeps; io_trace_wait_end() fires io:wait_done if it did.  For a bio,
+ * sleeps; io_trace_wait_end() fires io:io_wait_done if it did.  For a bio,
  * io_trace_wait_bio() takes its numbers before it is submitted and
  * io_trace_wait_fire() fires once it is, if it has not completed.
  */
@@ -230,7 +231,7 @@ static inline void io_trace_wait_bio(struct io_trace_wait *w,
 		__io_trace_wait_bio(w, bio);
 }
 
-/* After submit_bio(): io:wait_start unless @done is already complete */
+/* After submit_bio(): io:io_wait_start unless @done is already complete */
 static inline void io_trace_wait_fire(struct io_trace_wait *w,
 				      struct completion *done)
 {
@@ -310,8 +311,6 @@ u64 io_trace_start_sector(u64 word, u64 sector);
 bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
 			unsigned int done, u32 bytes, unsigned int *start_idx,
 			unsigned int *start_done);
-const char *io_trace_basename(const char *path);
-const char *io_trace_name(const struct io_trace_info *info);
-size_t io_trace_dirname_len(const char *path);
+const char *io_trace_path_result(char *p, char *buf, size_t len);
 
 #endif /* _LINUX_IO_TRACE_H */

@@ -67,6 +67,8 @@ programs+=(/usr/bin/chrt)
 bpftrace=0
 [[ " $suites " == *" io-bpftrace "* || " $suites " == *" bench/io-trace "* ]] && bpftrace=1
 ((bpftrace)) && programs+=(/usr/bin/bpftrace)
+# The io-trace-names suite: perf (linux-perf).
+[[ " $suites " == *" io-trace-names "* ]] && programs+=(/usr/bin/perf)
 # A kernel NFS server's user space, only for the suites that mount NFS over
 # loopback (tests/selftests/lib-nfs.sh): rpc.mountd and exportfs (exports),
 # nfsdcld (nfsd's client database: no grace period). No rpc.nfsd, rpcbind

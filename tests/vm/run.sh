@@ -8,6 +8,7 @@
 #                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
 #                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
 #                   [--maxcpus N] [--data DIR] [--kernel-dir DIR]
+#                   [--bootconfig FILE]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
@@ -28,6 +29,9 @@
 #             take turns), so a busy host cannot change what it measures
 #   --data    files the suites read, copied to the guest's /data
 #             (scripts/fuzz-dm.sh: the dm-stats-fuzz scripts)
+#   --bootconfig FILE  with --kernel patched: FILE appended to the
+#             initramfs by the kernel's own tools/bootconfig, and
+#             "bootconfig" on the command line (CONFIG_BOOT_CONFIG)
 #
 # Logs: build/logs/NAME/{console.log,tap.log,results}. The last line printed
 # is "RESULT pass fail skip"; the exit status is non-zero on any failure, a
@@ -41,7 +45,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/vm/qemu-common.sh"
 
 kernel='' debug=0 name='' dm_mod='' timeout='' mem='' append='' kunit_suites=0
-guest_config='' icount='' maxcpus='' data='' kernel_dir=''
+guest_config='' icount='' maxcpus='' data='' kernel_dir='' bootconfig=''
 suites=()
 extra=()
 while (($#)); do
@@ -61,7 +65,8 @@ while (($#)); do
 	--maxcpus) maxcpus=$2; shift 2 ;;
 	--data) data=$(readlink -f "$2"); shift 2 ;;
 	--kernel-dir) kernel_dir=$(readlink -f "$2"); shift 2 ;;
-	-h | --help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--bootconfig) bootconfig=$(readlink -f "$2"); shift 2 ;;
+	-h | --help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -103,6 +108,17 @@ args=(--out "$logs/initramfs.cpio.gz" --release "$release" --modules "$modroot"
 [[ -n $guest_config ]] && args+=(--config "$guest_config")
 [[ -n $data ]] && args+=(--data "$data")
 "$top/tests/vm/mkinitramfs.sh" "${args[@]}" "${extra[@]}"
+if [[ -n $bootconfig ]]; then
+	# tools/bootconfig from the kernel's source, built out of the tree
+	bctool=$top/build/bootconfig/bootconfig
+	[[ $kernel == patched ]] || { echo "run.sh: --bootconfig needs --kernel patched" >&2; exit 2; }
+	if [[ ! -x $bctool ]]; then
+		mkdir -p "$top/build/bootconfig"
+		make -s -C "$top/build/src/linux/tools/bootconfig" OUTPUT="$top/build/bootconfig/" >&2
+	fi
+	"$bctool" -a "$bootconfig" "$logs/initramfs.cpio.gz" >&2
+	append+=" bootconfig"
+fi
 
 icount_args=()
 [[ -n $icount ]] && icount_args=(-icount "$icount")

@@ -2,6 +2,10 @@
 /*
  * The io trace system: DTrace's io provider (start, done, wait-start,
  * wait-done) with its bufinfo_t, devinfo_t and fileinfo_t as fields.
+ * fileinfo_t's fi_name and fi_dirname are not carried: they are the last
+ * component of path (of fspath when path is not known) and the rest of
+ * it, and three strings of at most IO_TRACE_PATH_MAX bytes keep every
+ * event within a ring-buffer page (block/io-trace.c checks it at build).
  * The hooks are in block/io-trace.c; Documentation/trace/io-provider.rst
  * maps every field to its member in the provider's structures.
  */
@@ -16,9 +20,9 @@
 #include <linux/tracepoint.h>
 
 /*
- * The events are declared as io_start... so that their C symbols are
- * unique; block/io-trace.c gives them the spec's names (start, done,
- * wait_start, wait_done) before tracefs shows them.
+ * io_start, io_done, io_wait_start and io_wait_done are DTrace's
+ * io:::start, io:::done, io:::wait-start and io:::wait-done.  The C
+ * symbols, tracefs, perf, BPF and trace_event= all use these names.
  */
 DECLARE_EVENT_CLASS(io_class,
 		    TP_PROTO(const struct io_trace_info *info),
@@ -41,9 +45,6 @@ DECLARE_EVENT_CLASS(io_class,
 				     __array(char, fstype, 16)
 				     __field(int, oflags)
 				     __string(path, info->path ?: "")
-				     __string(name, io_trace_name(info))
-				     __string_len(dirname, info->path ?: "",
-						  io_trace_dirname_len(info->path))
 				     __string(mount, info->mount ?: "")
 				     __string(fspath, info->fspath ?: "")),
 		    TP_fast_assign(__entry->dev = info->dev;
@@ -67,11 +68,9 @@ DECLARE_EVENT_CLASS(io_class,
 					       sizeof(__entry->fstype));
 				   __entry->oflags = info->oflags;
 				   __assign_str(path);
-				   __assign_str(name);
-				   __assign_str(dirname);
 				   __assign_str(mount);
 				   __assign_str(fspath);),
-		    TP_printk("%d,%d %s %llu + %u (%llu) flags=0x%x opf=0x%x disk=%s driver=%s end_io=%ps error=%d resid=%u fs=%d,%d fstype=%s ino=%llu off=%lld oflags=0x%x mount=%s fspath=%s name=%s dirname=%s path=%s",
+		    TP_printk("%d,%d %s %llu + %u (%llu) flags=0x%x opf=0x%x disk=%s driver=%s end_io=%ps error=%d resid=%u fs=%d,%d fstype=%s ino=%llu off=%lld oflags=0x%x mount=%s fspath=%s path=%s",
 			      MAJOR(__entry->dev), MINOR(__entry->dev), __entry->rwbs,
 			      __entry->sector, __entry->bytes, __entry->lsector,
 			      __entry->flags, __entry->opf,
@@ -80,7 +79,7 @@ DECLARE_EVENT_CLASS(io_class,
 			      MAJOR(__entry->fsdev), MINOR(__entry->fsdev),
 			      __entry->fstype, __entry->ino, __entry->offset,
 			      __entry->oflags, __get_str(mount), __get_str(fspath),
-			      __get_str(name), __get_str(dirname), __get_str(path)));
+			      __get_str(path)));
 
 DEFINE_EVENT(io_class, io_start, TP_PROTO(const struct io_trace_info *info),
 	     TP_ARGS(info));

@@ -6,7 +6,8 @@
 #
 # Two kernels from the same tree and configuration: build/kernel (the
 # patched kernel, CONFIG_IO_TRACE_EVENTS=y) and build/kernel-noiotrace
-# (configs/iotally.config with the io trace events compiled out, built
+# (configs/iotally.config with the io trace events compiled out, and
+# configs/tracing.config as make kernel has it, built
 # here). They boot in turn, A-B-B-A (BENCH_QUADS times), each boot
 # measuring its rows BENCH_ROUNDS times (tests/bench/io-trace/run.sh); the
 # "events" boots also measure all four io events enabled with a bpftrace
@@ -50,7 +51,8 @@ sed -e 's/^CONFIG_IO_TRACE_EVENTS=y$/# CONFIG_IO_TRACE_EVENTS is not set/' \
 	-e '/^CONFIG_IO_TRACE_EVENTS_KUNIT_TEST=/d' "$top/configs/iotally.config" >"$stage/noiotrace.config"
 grep -qx '# CONFIG_IO_TRACE_EVENTS is not set' "$stage/noiotrace.config" ||
 	{ echo "io-trace bench: configs/iotally.config does not set CONFIG_IO_TRACE_EVENTS=y" >&2; exit 1; }
-"$top/scripts/kernel-build.sh" "$noev" "$stage/noiotrace.config" >&2
+# the same fragments as make kernel's (Makefile: KERNEL_FRAGMENTS)
+"$top/scripts/kernel-build.sh" "$noev" "$stage/noiotrace.config" "$top/configs/tracing.config" >&2
 for k in "$top/build/kernel" "$noev"; do
 	echo "$(basename "$k"): CONFIG_IO_TRACE_EVENTS $(grep -E '^(# )?CONFIG_IO_TRACE_EVENTS[= ]' "$k/.config")"
 done >"$stage/kernels.txt"

@@ -9,7 +9,7 @@
 # fio 4k random reads, psync, direct, 2 jobs on null_blk, in two null_blk
 # modes: completion inline (submission and completion hooks, CPU-bound) and
 # by timer 20 us later (the tasks also sleep in io_schedule(), so the wait
-# hooks run and io:wait_start/io:wait_done fire). Rows:
+# hooks run and io:io_wait_start/io:io_wait_done fire). Rows:
 #   off        kernel "noevents": no hook compiled in
 #   disabled   kernel "events", no consumer: every hook is a static branch
 #   io-bt      kernel "events", bpftrace attached to all four io:* events,
@@ -85,8 +85,8 @@ consumer_end() {
 			-ge "${_seen:-0}" "$reads"
 		;;
 	esac
-	[ "$1" != io-bt ] || [ "$(cat $TR/events/io/start/enable)" = 0 ] ||
-		fail "$KERNEL $2 $1: io:start is still enabled after bpftrace" ""
+	[ "$1" != io-bt ] || [ "$(cat $TR/events/io/io_start/enable)" = 0 ] ||
+		fail "$KERNEL $2 $1: io:io_start is still enabled after bpftrace" ""
 }
 
 # measure ROUND ROW MODE

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One io event of a tracefs "trace" file per line, as '|'-separated fields:
+# One io event of a tracefs "trace" file per line, as '|'-separated fields
+# (ev: start, done, wait_start or wait_done, for io:io_start...; name and
+# dirname, DTrace's fi_name and fi_dirname, derived from path and fspath as
+# Documentation/trace/io-provider.rst says, since the events do not carry
+# them):
 #   ev|pid|comm|dev|rwbs|sector|bytes|lsector|flags|disk|driver|error|resid|
 #   fsdev|fstype|ino|off|oflags|path|line|mount|fspath|name|dirname
 # (line: the event's position in the trace, which is in time order).
@@ -14,11 +18,11 @@
 	pid = parts[n]
 	comm = substr(head, 1, length(head) - length(pid) - 1)
 	for (e = 1; e <= NF; e++)
-		if ($e ~ /^(start|done|wait_start|wait_done):$/)
+		if ($e ~ /^io_(start|done|wait_start|wait_done):$/)
 			break
 	if (e > NF)
 		next
-	ev = substr($e, 1, length($e) - 1)
+	ev = substr($e, 4, length($e) - 4)	# the event without "io_" and ":"
 	lsector = $(e + 6)
 	gsub(/[()]/, "", lsector)
 	delete kv
@@ -36,5 +40,26 @@
 		lsector "|" kv["flags"] "|" kv["disk"] "|" kv["driver"] "|" kv["error"] "|" \
 		kv["resid"] "|" kv["fs"] "|" kv["fstype"] "|" kv["ino"] "|" kv["off"] "|" \
 		kv["oflags"] "|" path "|" ln "|" kv["mount"] "|" kv["fspath"] "|" \
-		kv["name"] "|" kv["dirname"]
+		name(path, kv["fspath"]) "|" dirname(path)
+}
+
+# a path from a root, or one cut to its end after "..."
+function is_path(p) { return p ~ /^(\/|\.\.\.)/ }
+function basename(p,  n, c) {
+	if (!is_path(p))
+		return p
+	n = split(p, c, "/")
+	return c[n] != "" ? c[n] : p
+}
+function name(p, fspath) {
+	if (!is_path(p) && is_path(fspath))
+		return basename(fspath)
+	return basename(p)
+}
+function dirname(p,  i) {
+	if (!is_path(p))
+		return p
+	for (i = length(p); i > 1 && substr(p, i, 1) != "/"; i--)
+		;
+	return substr(p, 1, i > 1 ? i - 1 : 1)
 }

@@ -11,10 +11,10 @@
 # dm-crypt device, raw block-device I/O, and a loop device over a file of
 # the ext4.  Each phase runs a known workload with every io event on in a
 # tracefs instance of its own and checks what the events say: every
-# io:start has exactly one io:done with the same device, sector and size;
+# io:io_start has exactly one io:io_done with the same device, sector and size;
 # file names (full paths, names, directories, mounts), offsets, open flags
 # and file systems; waits that pair up in the task that waits, after the
-# io:start of what it waits for; no second io:start or io:done for split
+# io:io_start of what it waits for; no second io:io_start or io:io_done for split
 # or merged I/O; and every layer: the disk under dm-linear, dm-crypt and
 # a loop device fires for the bios sent to it, with the same file; so do
 # the pool's data device under dm-thin and the legs under md raid1. NFS
@@ -48,8 +48,8 @@ dmsetup create --noudevsync iocrypt \
 	bail "dm-crypt"
 # No I/O but the tests' own: inode tables and journal zeroed now, not by
 # ext4lazyinit later; no periodic writeback, no journal commit timer, no
-# block bitmaps read ahead after mount (an io:done of a bio whose io:start
-# came before a phase began tracing, or an io:start whose io:done comes
+# block bitmaps read ahead after mount (an io:io_done of a bio whose io:io_start
+# came before a phase began tracing, or an io:io_start whose io:io_done comes
 # after it ended, would not pair).
 /sbin/mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/iofs ||
 	bail "mkfs.ext4"
@@ -82,16 +82,16 @@ mkdir -p $KEEP && echo 0 >$KEEP/tracing_on &&
 	bail "cannot keep the comm probes registered"
 echo 16384 >$INST/buffer_size_kb
 # trace_begin: an empty buffer, every io event on. The buffer records
-# before the events are enabled: an io:start that fires once they are is
-# then always in the buffer, and so is the io:done that pairs with it (a
-# bio that started earlier, while they were off, fires no io:done).
-# io:start goes first: a bio submitted while another io event but not
-# io:start was on would fire an io:done with no io:start.
+# before the events are enabled: an io:io_start that fires once they are is
+# then always in the buffer, and so is the io:io_done that pairs with it (a
+# bio that started earlier, while they were off, fires no io:io_done).
+# io:io_start goes first: a bio submitted while another io event but not
+# io:io_start was on would fire an io:io_done with no io:io_start.
 trace_begin() {
 	echo 0 >$INST/tracing_on
 	echo >$INST/trace
 	echo 1 >$INST/tracing_on
-	echo 1 >$INST/events/io/start/enable
+	echo 1 >$INST/events/io/io_start/enable
 	echo 1 >$INST/events/io/enable
 }
 # idle: wait (10 s at most) until no block device has I/O in flight
@@ -127,14 +127,14 @@ HEX='function hex(s,  i, n) { n = 0; sub(/^0x/, "", s)
 pairs() {
 	sel $T/$1 '$1 == "start" { print $4, $6, $7 }' | sort >$T/$1.starts
 	sel $T/$1 '$1 == "done" { print $4, $6, $7 }' | sort >$T/$1.dones
-	check_cmp "$2: io:start fired" -gt "$(wc -l <$T/$1.starts)" 0
-	check_eq "$2: every io:start has one io:done, same device, sector and size" \
+	check_cmp "$2: io:io_start fired" -gt "$(wc -l <$T/$1.starts)" 0
+	check_eq "$2: every io:io_start has one io:io_done, same device, sector and size" \
 		"$(cat $T/$1.starts)" "$(cat $T/$1.dones)"
-	check_eq "$2: every io:done is error=0 resid=0" "" \
+	check_eq "$2: every io:io_done is error=0 resid=0" "" \
 		"$(sel $T/$1 '$1 == "done" && ($12 != 0 || $13 != 0)')"
 }
 # waits FILE NAME: in every task, wait_start and wait_done alternate, the
-# done repeating its start's buffer and file (io:wait_done names nothing:
+# done repeating its start's buffer and file (io:io_wait_done names nothing:
 # device, sector, size, inode and offset), and none is left open
 waits() {
 	check_eq "$2: waits pair up in the waiting task" "" "$(sel $T/$1 '
@@ -149,19 +149,21 @@ waits() {
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # --- The event formats: one class, four events, the fields of the spec ---
-for ev in start "done" wait_start wait_done; do
+for ev in io_start io_done io_wait_start io_wait_done; do
 	check_ok "io:$ev has a format" cat $TR/events/io/$ev/format
 	for f in dev sector lsector bytes flags opf rwbs end_io error resid disk driver \
-		fsdev ino offset fstype oflags path name dirname mount fspath; do
+		fsdev ino offset fstype oflags path mount fspath; do
 		echo "$out" | grep -q "field:.* $f\(\[[0-9]*\]\)\{0,1\};" ||
 			fail "io:$ev has field $f" "$out"
 	done
 done
-for f in path name dirname mount fspath; do
+for f in path mount fspath; do
 	check_match "$f is a dynamic string" "__data_loc char\\[\\] $f;" \
-		"$(cat $TR/events/io/start/format)"
+		"$(cat $TR/events/io/io_start/format)"
 done
-check_eq "the events' names are the spec's" "done start wait_done wait_start" \
+check_eq "fi_name and fi_dirname are not carried (derived from path)" "" \
+	"$(grep -E 'field:.* (name|dirname);' $TR/events/io/io_start/format)"
+check_eq "the events are the tracepoints' own names" "io_done io_start io_wait_done io_wait_start" \
 	"$(for d in $TR/events/io/*/; do basename "$d"; done | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # --- Buffered writes of a known file, fsync: page-cache I/O, named ---
@@ -209,6 +211,56 @@ check_eq "buffered write: the disk under dm-linear fires for the same sectors, s
 check_eq "buffered write: the disk's events name the disk and its driver" "nullb0 null_blk" \
 	"$(sel $F '$1 == "start" && '"$ON_NULLB"' { print $10, $11 }' | sort -u)"
 
+# --- A path of 4,000 bytes: its events fit, its names cut at the front ---
+# Three names of at most 1023 bytes each keep an event within a ring
+# buffer page; longer ones keep their end after "..." (the events would
+# not fit, and the ring buffer would drop them unseen).
+deep=/mnt/a/$(printf '%0255d/' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 | tr 0 d)
+deep=$deep$(printf '%0144d' 0 | tr 0 e)
+long=$deep/long.bin
+mkdir -p "$deep" || bail "mkdir of a 3,991-byte path"
+check_eq "long path: 4,000 bytes" 4000 "${#long}"
+trace_begin
+$DD if=/dev/zero of="$long" bs=4096 count=2 oflag=direct status=none
+trace_end long-path
+F=$T/long-path
+ino=$(stat -c %i "$long")
+check_eq "long path: both direct writes fire on dm-linear, named by their file" 2 \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $16 == "'$ino'"' | wc -l)"
+# carried NAME: what an event carries of NAME, 1,023 bytes or longer
+carried() { printf '...%s' "$(printf '%s' "$1" | tail -c 1020)"; }
+check_eq "long path: path, mount and fspath: 1023 bytes at most, the end after ..." \
+	"1023 $(carried "$long") /mnt/a 1023 $(carried "${long#/mnt/a}")" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $16 == "'$ino'" {
+		print length($19), $19, $21, length($22), $22 }' | sort -u)"
+check_eq "long path: name and directory, derived from the cut path" \
+	"long.bin ...$(printf '%s' "$deep" | tail -c 1011)" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $16 == "'$ino'" { print $23, $24 }' | sort -u)"
+top=${deep#/mnt/a/}
+rm -rf "/mnt/a/${top%%/*}"
+
+# Three long names at once: a file 1,012 bytes deep in its file system,
+# bind-mounted 1,008 bytes deep (path 1,016 bytes). The five strings the
+# events carried before (with fi_name and fi_dirname) came to 4,051 bytes
+# and did not fit in a page: the events were dropped unseen. The three
+# carried now do.
+bsrc=/mnt/a/$(printf '%0250d/' 1 2 3 | tr 0 s)$(printf '%0250d' 0 | tr 0 t)
+bdst=/tmp/$(printf '%0250d/' 1 2 3 | tr 0 m)$(printf '%0250d' 0 | tr 0 n)
+mkdir -p "$bsrc" "$bdst" && mount -o bind "$bsrc" "$bdst" || bail "bind mount of a deep directory"
+check_eq "bind: path, mount and fspath of 1,016, 1,008 and 1,012 bytes" "1016 1008 1012" \
+	"$((${#bdst} + 8)) ${#bdst} $((${#bsrc} - 6 + 8))"
+trace_begin
+$DD if=/dev/zero of="$bdst/fit.bin" bs=4096 count=1 oflag=direct status=none
+trace_end bind-path
+F=$T/bind-path
+check_eq "bind: the direct write fires on dm-linear with all three names whole" \
+	"$bdst/fit.bin $bdst ${bsrc#/mnt/a}/fit.bin" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $16 == "'"$(stat -c %i "$bdst/fit.bin")"'" {
+		print $19, $21, $22 }' | sort -u)"
+umount "$bdst"
+top=${bsrc#/mnt/a/}
+rm -rf "/mnt/a/${top%%/*}"
+
 # --- Buffered reads after dropping the cache: named, offsets, waits ---
 drop_caches
 trace_begin
@@ -233,7 +285,7 @@ check_eq "buffered read: a folio wait outside the root file system: path and mou
 	"<unknown> <unknown> known.bin <unknown>" \
 	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $22 == "/dir/known.bin" {
 		print $19, $21, $23, $24 }' | sort -u)"
-check_eq "buffered read: every wait of cat comes after an io:start of its file" "" \
+check_eq "buffered read: every wait of cat comes after an io:io_start of its file" "" \
 	"$(sel $F '$1 == "start" && !($22 in first) { first[$22] = $20 }
 		$1 == "wait_start" && $3 == "cat" &&
 			!($22 in first && first[$22] < $20) { print }')"
@@ -259,17 +311,17 @@ check_eq "O_DIRECT: the disk under dm-linear, named after dd's file too" \
 check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
 	"$(sel $F '$1 == "start" && $19 == "'$D'" {
 		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
-check_eq "O_DIRECT: io:done cannot name a direct I/O's file: no inode, offset -1" "0 -1" \
+check_eq "O_DIRECT: io:io_done cannot name a direct I/O's file: no inode, offset -1" "0 -1" \
 	"$(sel $F '$1 == "done" && and(hex($9), 0x20) { print $16, $17 }' | sort -u)"
 waits direct "O_DIRECT"
 # A wait fires only when dd sleeps: if its vCPU was held up past the 3 ms
 # completion (a busy host), that I/O ends before dd waits and has none.
-check_eq "O_DIRECT: dd waits, named, and each wait comes after its io:start" "ok" \
+check_eq "O_DIRECT: dd waits, named, and each wait comes after its io:io_start" "ok" \
 	"$(sel $F '$1 == "start" && $19 == "'$D'" { seen[$2] = $20 }
 		$1 == "wait_start" && $3 == "dd" && $19 == "'$D'" {
 			n++; if (!(($2 in seen) && seen[$2] < $20)) early++ }
 		END { if (n && !early) print "ok"
-			else print n + 0 " waits, " early + 0 " before an io:start" }')"
+			else print n + 0 " waits, " early + 0 " before an io:io_start" }')"
 
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
@@ -290,7 +342,7 @@ trace_begin
 $DD if=/dev/zero of=$NULLB bs=1M count=1 seek=$((RAW_SECTOR / 2048)) oflag=direct status=none
 trace_end split
 pairs split "split"
-check_eq "split: one 1 MiB bio, one io:start and one io:done although split in 32 KiB requests" \
+check_eq "split: one 1 MiB bio, one io:io_start and io:io_done although split in 32 KiB requests" \
 	"start $NULLB_DEV $RAW_SECTOR 1048576
 done $NULLB_DEV $RAW_SECTOR 1048576" \
 	"$(sel $T/split '($1 == "start" || $1 == "done") && $4 == "'"$NULLB_DEV"'" {
@@ -308,12 +360,12 @@ trace_end merge
 merges=$(($(awk '{ print $6 }' /sys/block/nullb0/stat) - merges0))
 check_cmp "merge: the block layer merged writes" -gt "$merges" 0
 pairs merge "merge"
-check_eq "merge: 64 bios of 4 KiB, one io:start and one io:done each" "64 64 64" \
+check_eq "merge: 64 bios of 4 KiB, one io:io_start and one io:io_done each" "64 64 64" \
 	"$(sel $T/merge '$4 != "'"$NULLB_DEV"'" { next }
 		$1 == "start" && $7 == 4096 { s++ } $1 == "done" && $7 == 4096 { d++ }
 		$1 == "start" { k[$6]++ } END { n = 0; for (x in k) n++; print s + 0, d + 0, n }')"
 
-# --- dm-crypt: one io:start and io:done per bio, none for its clones ---
+# --- dm-crypt: one io:io_start and io:io_done per bio, none for its clones ---
 trace_begin
 $DD if=/dev/urandom of=/dev/mapper/iocrypt bs=64k count=4 oflag=direct status=none
 $DD if=/dev/mapper/iocrypt of=/dev/null bs=256k count=1 iflag=direct status=none
@@ -371,7 +423,7 @@ umount /mnt/up
 # Each stacked device below is built on dm-linear pieces of the null_blk
 # disk (from 640 MiB on, which nothing above touches): three layers fire
 # for one bio, the top device, the dm-linear piece and null_blk.
-# stack_bytes FILE DEV RW: the bytes of the io:start events of DEV for
+# stack_bytes FILE DEV RW: the bytes of the io:io_start events of DEV for
 # reads (R) or writes (W)
 stack_bytes() {
 	sel $T/$1 '$1 == "start" && $4 == "'"$2"'" && substr($5, 1, 1) == "'$3'" { s += $7 }
@@ -509,7 +561,7 @@ check_eq "NFS: direct I/O's mount, path in the file system, name and directory" 
 	"/mnt/nfs /dir/direct.bin direct.bin /mnt/nfs/dir" \
 	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" { print $21, $22, $23, $24 }' |
 		sort -u)"
-check_eq "NFS: io:done has the file's inode and offset" \
+check_eq "NFS: io:io_done has the file's inode and offset" \
 	"$(stat -c %i $N/direct.bin) 0
 $(stat -c %i $N/direct.bin) 65536" \
 	"$(sel $F '$1 == "done" && '"$ON_NFS"' && and(hex($9), 0x20) && substr($5, 1, 1) == "R" {
@@ -559,7 +611,7 @@ if command -v iotally >/dev/null; then
 	echo "# --- iotally snoop -W under the load (first lines) ---"
 	head -40 $T/snoop.load | sed 's/^/# /'
 fi
-for e in start "done" wait_start wait_done; do
+for e in io_start io_done io_wait_start io_wait_done; do
 	echo "# --- the format of io:$e ---"
 	sed 's/^/# /' $TR/events/io/$e/format
 done

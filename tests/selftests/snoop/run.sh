@@ -153,7 +153,7 @@ if [ $BACKEND = bpf ]; then
 		"nullb0 W 65536 /mnt/d/f.bin 0" \
 		"$(jsel $T/snoop.delay '$2 == "nullb0" { print $2, $3, $4, $5, $7 }')"
 else
-	# The native io:start names a lower bio through the submitting
+	# The native io:io_start names a lower bio through the submitting
 	# task's direct I/O; dm-delay's worker has none, so the disk's write
 	# carries no file and --file leaves it out. Naming it there too is
 	# the io events' open item (every layer names the file, whoever

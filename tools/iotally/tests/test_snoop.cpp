@@ -173,7 +173,7 @@ TEST(MountTable, NameOfAnEvent) {
     e.path = "/dir/f";  // a kernel without fspath: the path in its fs
     e.fspath.clear();
     EXPECT_EQ(t.name_of(e), "/mnt/a/dir/f");
-    e.path.clear();  // io:done
+    e.path.clear();  // io:io_done
     EXPECT_EQ(t.name_of(e), "");
 }
 

@@ -46,6 +46,20 @@ namespace iotally {
 
 namespace {
 
+// The kernel's names of the io events: the tracepoints' own (io_start...),
+// under which tracefs, perf, BPF and the command line all find them. The
+// DTrace probes they stand for (io:::start...) are the kinds.
+struct EventName {
+    const char* name;
+    IoEvent::Kind kind;
+};
+constexpr EventName io_events[] = {
+    {"io_start", IoEvent::Kind::start},
+    {"io_done", IoEvent::Kind::done},
+    {"io_wait_start", IoEvent::Kind::wait_start},
+    {"io_wait_done", IoEvent::Kind::wait_done},
+};
+
 struct TepFree {
     void operator()(tep_handle* t) const { tep_free(t); }
 };
@@ -124,7 +138,7 @@ struct TraceReader::Instance {
 
 std::string TraceReader::events_missing() {
     const char* dir = tracefs_tracing_dir();
-    if (dir && tracefs_event_file_exists(nullptr, "io", "start", "format"))
+    if (dir && tracefs_event_file_exists(nullptr, "io", io_events[0].name, "format"))
         return {};
     return "the io trace events (CONFIG_IO_TRACE_EVENTS)";
 }
@@ -135,23 +149,19 @@ TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb)
     if (!dir || access(fmt::format("{}/instances", dir).c_str(), F_OK) != 0)
         throw Error(ErrorKind::unsupported,
                     "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-    if (!tracefs_event_file_exists(nullptr, "io", "start", "format"))
+    if (!tracefs_event_file_exists(nullptr, "io", io_events[0].name, "format"))
         throw Error(ErrorKind::unsupported,
                     "the kernel has no io trace events (CONFIG_IO_TRACE_EVENTS)");
     const char* systems[] = {"io", nullptr};
     inst_->tep.reset(tracefs_local_events_system(dir, systems));
     if (!inst_->tep)
         throw Error(ErrorKind::parse, "cannot parse the formats of the io trace events");
-    for (const char* name : {"start", "done", "wait_start", "wait_done"}) {
+    for (const auto& [name, kind] : io_events) {
         tep_event* ev = tep_find_event_by_name(inst_->tep.get(), "io", name);
         if (!ev)
             throw Error(ErrorKind::unsupported,
                         fmt::format("the kernel has no io:{} trace event", name));
-        Decoder d{std::string_view(name) == "start"        ? IoEvent::Kind::start
-                  : std::string_view(name) == "done"       ? IoEvent::Kind::done
-                  : std::string_view(name) == "wait_start" ? IoEvent::Kind::wait_start
-                                                           : IoEvent::Kind::wait_done,
-                  {}};
+        Decoder d{kind, {}};
         for (tep_format_field* f = ev->format.fields; f; f = f->next)
             d.fields[f->name] = f;
         inst_->decoders.emplace(ev->id, std::move(d));

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // snoop's events from iotally's BPF programs (bpf/snoop.bpf.c) on a
 // kernel without the io trace events: each record of a completed bio
-// becomes an io:start and io:done pair, each wait an io:wait_start and
-// io:wait_done pair, with what the native events would say where BPF can
+// becomes an io:io_start and io:io_done pair, each wait an io:io_wait_start and
+// io:io_wait_done pair, with what the native events would say where BPF can
 // know it (Documentation/iotally-bpf.rst, "snoop").
 #pragma once
 

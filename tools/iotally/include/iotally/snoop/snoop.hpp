@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The io trace events (io:start, io:done, io:wait_start, io:wait_done) as
+// The io trace events (io:io_start, io:io_done, io:io_wait_start, io:io_wait_done) as
 // data: what one event says, how a done is matched to its start, the
 // filters of `iotally snoop` and its summaries (bytes by device, app and
 // pid; latency per file; wait time per task).  Reading them from tracefs
@@ -116,8 +116,8 @@ struct WaitRecord {
     }
 };
 
-// Matches each io:done to its io:start by device, sector and size, and each
-// io:wait_done to the io:wait_start of the same task.  Events come per CPU,
+// Matches each io:io_done to its io:io_start by device, sector and size, and each
+// io:io_wait_done to the io:io_wait_start of the same task.  Events come per CPU,
 // so a done may be read before its start: it waits for it, until expire()
 // counts it as unmatched (its start came before tracing did).
 class IoMatcher {
