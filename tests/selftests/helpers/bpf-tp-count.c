@@ -25,6 +25,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -159,7 +163,7 @@ static int load_counter(int map_fd, uint32_t btf_id)
 	attr.expected_attach_type = btf_id ? BPF_TRACE_RAW_TP : 0;
 	attr.attach_btf_id = btf_id;
 	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+	attr.insn_cnt = ARRAY_SIZE(prog);
 	attr.license = (uintptr_t)"GPL";
 	attr.log_buf = (uintptr_t)log;
 	attr.log_size = sizeof(log);
