@@ -591,11 +591,17 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
     test::TempDir dir;
     dir.write("statistics/blk/definition", "name=ops type=value on=1 started=1\n");
     dir.write("statistics/blk/data", "ops 42\n");
+    StatsClient(dm, "delayed").create(CreateRequest{});
     ScrapeOptions so;
     so.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
     Exporter e(dm, so);
     e.add_collector(make_statistics_collector(dir.path() + "/statistics", {"blk"}));
+    // serve --qd-sample --qd-regions: tracked at a scrape, so the second
+    // has their series (at 0: the fixture tree has no inflight files).
+    e.set_queue_depth(std::make_shared<QueueDepthMonitor>(
+        &dm, DepthSamplerOptions{so.sysfs_root, true}, monotonic_seconds));
     e.check();
+    e.scrape(ExpositionFormat::openmetrics);
     std::string text = e.scrape(ExpositionFormat::openmetrics);
     for (const char* family : {"iotally_region_info",
                                "iotally_region_reads_completed",
@@ -618,7 +624,9 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
                                "iotally_scrape_devices",
                                "iotally_scrape_errors",
                                "iotally_scrapes",
-                               "iotally_scrape_duration_seconds"})
+                               "iotally_scrape_duration_seconds",
+                               "iotally_device_queue_depth_seconds",
+                               "iotally_region_queue_depth_seconds"})
         EXPECT_NE(text.find(fmt::format("# TYPE {} ", family)), std::string::npos) << family;
     EXPECT_NE(
         text.find("iotally_region_io_latency_seconds_bucket{device=\"dm-4\",dm_name=\"vg-lv\","
