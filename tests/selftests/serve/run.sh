@@ -12,6 +12,7 @@
 #     within 10 %, for both jobs;
 #   - histogram_quantile(0.99, rate(..._bucket[20s])) falls in the bucket
 #     the delay puts the writes in.
+# Then the queue depth counters of a device kept 16 deep (null_blk, fio).
 # Then the faults: port in use, no permission (dm down, the rest served), a named device that cannot be
 # read, a region deleted and a device removed between scrapes, SIGTERM.
 . ../lib.sh
@@ -20,6 +21,7 @@
 . ../dm-stats/common.sh
 
 require_cmd iotally prometheus promtool prometheus-node-exporter fio
+[ -d /sys/module/null_blk ] && { rmmod null_blk || bail "cannot unload null_blk"; }
 
 PORT=9863
 HALF=65536 # sectors: 32 MiB per delay
@@ -192,6 +194,56 @@ check_eq "a removed device is left out, the server goes on" "0:ok" \
 kill -TERM "$all_pid"
 wait "$all_pid"
 check_eq "SIGTERM stops serve cleanly (exit 0)" 0 "$?"
+# Queue depth (--qd-sample): null_blk, whose I/Os each take 50 ms, kept 16
+# deep by fio (libaio, iodepth 16). Over 10 s of it, from two scrapes of a
+# serve sampling every 10 ms, timed by /proc/uptime: the time with at least
+# 1 in flight grows as the clock does, within [0.9, 1.05] of it (each scrape
+# sees the time up to the sampler's last sample, up to a period before it
+# plus a TCG guest's scheduling, and fio may stall for a moment; 1 s of
+# stalls in 10 is already a lot); with at least 32 and 128 it does not grow
+# at all (fio keeps at most 16 in flight), nor with at least 1 on the idle
+# ram0.
+modprobe null_blk nr_devices=1 gb=1 queue_mode=2 submit_queues=2 hw_queue_depth=64 \
+	irqmode=2 completion_nsec=50000000 || bail "cannot load null_blk"
+iotally serve --listen 127.0.0.1:9866 --qd-sample 10ms 2>/tmp/qd.err &
+qd_pid=$!
+wait_for 30 fetch /-/healthy 9866 || fail "serve --qd-sample starts" "$(cat /tmp/qd.err)"
+fetch /metrics 9866 >/dev/null # the first scrape: what it exports is sampled from now on
+fio --filename=/dev/nullb0 --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth=16 \
+	--time_based --runtime=20 --name=qd >/tmp/fio-qd.out 2>&1 &
+fio_pid=$!
+sleep 5
+uptime_s() { awk '{ print $1 }' /proc/uptime; }
+u0=$(uptime_s)
+s0=$(fetch /metrics 9866)
+sleep 10
+u1=$(uptime_s)
+s1=$(fetch /metrics 9866)
+wait "$fio_pid"
+# qd_rate DEVICE N: the growth of its at_least=N counter over the clock's.
+qd_at() {
+	printf '%s\n' "$1" |
+		sed -n "s/^iotally_device_queue_depth_seconds_total{device=\"$2\",.*,at_least=\"$3\"} //p"
+}
+qd_rate() {
+	awk -v a="$(qd_at "$s0" "$1" "$2")" -v b="$(qd_at "$s1" "$1" "$2")" -v s="$u0" -v e="$u1" \
+		'BEGIN { if (a == "" || b == "") print "none"; else printf "%.3f\n", (b - a) / (e - s) }'
+}
+echo "# queue depth rates over $(awk -v s="$u0" -v e="$u1" 'BEGIN { print e - s }') s:" \
+	"nullb0 at_least=1 $(qd_rate nullb0 1), =8 $(qd_rate nullb0 8), =16 $(qd_rate nullb0 16)," \
+	"=32 $(qd_rate nullb0 32), =128 $(qd_rate nullb0 128); ram0 at_least=1 $(qd_rate ram0 1)"
+check_eq "nullb0 kept 16 deep: rate of at_least=1 is in [0.9, 1.05]" ok \
+	"$(awk -v r="$(qd_rate nullb0 1)" 'BEGIN { print (r ~ /^[0-9.]+$/ && r >= 0.9 && r <= 1.05) ? "ok" : r }')"
+check_eq "nullb0 kept 16 deep: at_least=32 and at_least=128 do not grow" "0.000 0.000" \
+	"$(qd_rate nullb0 32) $(qd_rate nullb0 128)"
+check_eq "idle ram0: at_least=1 does not grow" "0.000" "$(qd_rate ram0 1)"
+check_eq "the queue depth scrapes counted no error" "iotally_scrape_errors_total 0" \
+	"$(printf '%s\n' "$s1" | grep '^iotally_scrape_errors_total')"
+kill -TERM "$qd_pid"
+wait "$qd_pid"
+check_eq "SIGTERM stops serve and its sampler cleanly (exit 0)" 0 "$?"
+rmmod null_blk
+
 kill -TERM "$serve_pid"
 wait "$serve_pid"
 rc=$?

@@ -8,8 +8,8 @@
 
 #include "app.hpp"
 #include "block_devices.hpp"
-#include "depth_sampler.hpp"
 #include "iotally/metrics/cpu_stat.hpp"
+#include "iotally/metrics/depth_sampler.hpp"
 #include "iotally/metrics/report.hpp"
 #include "iotally/util/error.hpp"
 #include "output.hpp"
@@ -131,8 +131,12 @@ class Reporter {
                 throw Error(e.kind(), fmt::format("--qd-sample: {}", e.what()));
             }
         }
-        if (devices_ && wants_depth(writer_.fields()))
-            depth_.emplace(ctx, qd_period, level_ != ReportLevel::device);
+        if (devices_ && wants_depth(writer_.fields())) {
+            const bool regions = level_ != ReportLevel::device;
+            depth_.emplace(regions ? &ctx.layer() : nullptr,
+                           DepthSamplerOptions{ctx.sysfs, regions}, ctx.clock);
+            qd_period_ = qd_period;
+        }
         selector_.emplace(a.select);
         if (deprecated_count)  // once the command line is known to be good
             *ctx.err << "iotally: warning: '-c " << a.c_value
@@ -146,14 +150,14 @@ class Reporter {
         if (cpu_)
             cpu_prev = read_cpu_times(ctx_.proc);
         if (depth_)
-            depth_->track(prev);
+            depth_->track(prev.devices);
         std::uint64_t printed = 0;
         if (!a_.omit_first) {
             emit(prev, nullptr, cpu_prev ? &*cpu_prev : nullptr, nullptr, printed++);
         }
         while (interval_ && (!count_ || printed < *count_)) {
             if (depth_)
-                depth_->run_until(ctx_.clock() + *interval_);
+                depth_->run_until(ctx_.clock() + *interval_, qd_period_, ctx_.sleep);
             else
                 ctx_.sleep(*interval_);
             Sample cur = sampler_.take();
@@ -163,7 +167,7 @@ class Reporter {
             emit(cur, &prev, cpu_cur ? &*cpu_cur : nullptr, cpu_prev ? &*cpu_prev : nullptr,
                  printed++);
             if (depth_)
-                depth_->track(cur);
+                depth_->track(cur.devices);
             prev = std::move(cur);
             cpu_prev = cpu_cur;
         }
@@ -227,6 +231,7 @@ class Reporter {
     std::optional<std::uint64_t> count_;
     std::optional<DeviceSelector> selector_;
     std::optional<DepthSampler> depth_;
+    double qd_period_ = default_qd_sample_s;
     bool cpu_ = false, devices_ = true;
 };
 

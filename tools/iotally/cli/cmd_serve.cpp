@@ -21,10 +21,12 @@
 #include "iotally/exporter/http_server.hpp"
 #include "iotally/exporter/otlp_push.hpp"
 #include "iotally/exporter/otlp_request.hpp"
+#include "iotally/exporter/queue_depth.hpp"
 #include "iotally/exporter/unavailable_collector.hpp"
 #include "iotally/util/atomic_file.hpp"
 #include "iotally/util/backend.hpp"
 #include "iotally/util/error.hpp"
+#include "output.hpp"
 #include "select_options.hpp"
 #include "task_records.hpp"
 
@@ -106,6 +108,8 @@ struct ServeArgs {
     std::size_t otlp_queue = 16;
     std::string otlp_compression = "none";
     bool interval_given = false;
+    std::string qd_sample = "100ms";  // the period of the in-flight samples; "0": none
+    bool qd_regions = false;
 };
 
 void add_serve_options(CLI::App& sub, ServeArgs& a) {
@@ -172,6 +176,13 @@ void add_serve_options(CLI::App& sub, ServeArgs& a) {
         ->type_name("C")
         ->check(CLI::IsMember({"none", "gzip"}))
         ->capture_default_str();
+    sub.add_option("--qd-sample", a.qd_sample,
+                   "Sample the I/Os in flight this often for the queue depth families "
+                   "(0: not at all)")
+        ->type_name("DURATION")
+        ->capture_default_str();
+    sub.add_flag("--qd-regions", a.qd_regions,
+                 "The dm-stats regions' queue depth too (one @stats_print per region per sample)");
     sub.add_option("--threads", a.threads, "Requests served at once")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, std::size_t{16}))
@@ -194,6 +205,21 @@ ScrapeOptions scrape_options(const ServeArgs& a, const std::string& sysfs) {
 }
 
 void add_cgroup_collector(Exporter& exporter, const ServeArgs& a, const Context& ctx);
+
+// --qd-sample's period in seconds; absent for 0 (no sampling).
+std::optional<double> qd_period(const ServeArgs& a) {
+    std::optional<double> period;
+    if (a.qd_sample != "0") {
+        try {
+            period = parse_interval_s(a.qd_sample);
+        } catch (const Error& e) {
+            throw Error(e.kind(), fmt::format("--qd-sample: {}", e.what()));
+        }
+    }
+    if (a.qd_regions && !period)
+        throw Error(ErrorKind::usage, "--qd-regions needs --qd-sample above 0");
+    return period;
+}
 
 // The opt-in families: per-task, per-cgroup, the generic statistics layer.
 void add_collectors(Exporter& exporter, const ServeArgs& a, const Context& ctx) {
@@ -339,7 +365,14 @@ void serve(Context& ctx, const ServeArgs& a) {
         throw Error(ErrorKind::usage, "--interval needs --textfile or --otlp");
     if (!a.otlp.empty())
         parse_otlp_url(a.otlp);  // a bad URL: a usage error before anything starts
-    Exporter exporter(ctx.layer(), scrape_options(a, ctx.sysfs), ctx.clock);
+    const std::optional<double> qd = qd_period(a);
+    // --qd-regions: the sampling thread sends @stats_print beside the
+    // scrapes' requests, one request at a time.
+    std::optional<SerializedLayer> shared_layer;
+    if (a.qd_regions)
+        shared_layer.emplace(ctx.layer());
+    DeviceLayer& layer = shared_layer ? *shared_layer : ctx.layer();
+    Exporter exporter(layer, scrape_options(a, ctx.sysfs), ctx.clock);
     add_collectors(exporter, a, ctx);
     std::ostream& err = *ctx.err;
     exporter.on_error = [&err](const std::string& m) {
@@ -355,6 +388,16 @@ void serve(Context& ctx, const ServeArgs& a) {
         warn_if_task_io_stats_off(err, ctx.proc);
 
     StopSignals signals;  // blocked before any thread starts, so in all of them
+    // --qd-sample: in-flight counts sampled by a thread of their own,
+    // stopped (joined) before the exporter goes.
+    std::optional<PeriodicTask> qd_timer;
+    if (qd) {
+        auto monitor = std::make_shared<QueueDepthMonitor>(
+            a.qd_regions ? &layer : nullptr, DepthSamplerOptions{ctx.sysfs, a.qd_regions},
+            ctx.clock);
+        exporter.set_queue_depth(monitor);
+        qd_timer.emplace(*qd, [monitor] { monitor->sample(); });
+    }
     std::optional<OtlpPush> otlp;
     if (!a.otlp.empty())
         otlp.emplace(exporter, a, ctx, err);

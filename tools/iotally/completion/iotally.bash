@@ -106,7 +106,7 @@ _iotally()
     tasks) opts="--pid --tgid --cpumask --write --rcvbuf --count --duration --top --interval --by --limit --cgroup --cgroup-depth --cgroup-max --cgroup-root" ;;
     snoop) opts="--device --file --pid --min-latency --summary --waits --duration --count --buffer-kb" ;;
     export) opts="--openmetrics --prometheus --areas --textfile-dir --name --program-id --select --select-mode --max" ;;
-    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --cgroups --cgroup-depth --cgroup-max --cgroup-root --statistics --otlp --otlp-queue --otlp-compression --threads" ;;
+    serve) opts="--listen --program-id --select --select-mode --max --areas --textfile --interval --count --name --tasks --tasks-by --cgroups --cgroup-depth --cgroup-max --cgroup-root --statistics --otlp --otlp-queue --otlp-compression --threads --qd-sample --qd-regions" ;;
     stat)
         if ((nonopt == 0)); then
             COMPREPLY=($(compgen -W 'list show set on off reset' -- "$cur"))

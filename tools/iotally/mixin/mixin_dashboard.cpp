@@ -4,6 +4,7 @@
 
 #include "iotally/block/diskstats.hpp"
 #include "iotally/dm-stats/dmstats_counters.hpp"
+#include "iotally/exporter/queue_depth.hpp"
 #include "mixin.hpp"
 #include "promql.hpp"
 
@@ -72,6 +73,10 @@ void region_panels(std::vector<Panel>& p) {
          {{rate(region_field(&IoCounters::weighted_time_ns).family, region_selector),
            "average " + legend},
           {fmt::format("{}{}", region_in_flight().family, region_selector), "now " + legend}}});
+    p.push_back(
+        {"Time at or above N in flight per region (%qdN, serve --qd-regions)",
+         "percentunit",
+         {{rate(region_queue_depth_family, region_selector), legend + " at least {{at_least}}"}}});
     const auto& rt = region_field(&IoCounters::read_time_ns);
     const auto& wt = region_field(&IoCounters::write_time_ns);
     p.push_back(
@@ -122,6 +127,10 @@ void device_panels(std::vector<Panel>& p) {
                    "average {{device}}"},
                   {fmt::format("{}{}", block_field(&BlockStat::in_flight).family, device_selector),
                    "now {{device}}"}}});
+    p.push_back(
+        {"Time at or above N in flight per device (%qdN)",
+         "percentunit",
+         {{rate(device_queue_depth_family, device_selector), "{{device}} at least {{at_least}}"}}});
 }
 
 void exporter_panels(std::vector<Panel>& p) {

@@ -4,6 +4,7 @@
 
 #include "iotally/block/diskstats.hpp"
 #include "iotally/dm-stats/dmstats_counters.hpp"
+#include "iotally/exporter/queue_depth.hpp"
 #include "mixin.hpp"
 #include "promql.hpp"
 
@@ -22,6 +23,10 @@ std::string Alert::expr() const {
 namespace {
 
 constexpr const char* window = "5m";
+// IotallyDeviceQueueing's depth: the SATA/SAS queue (NCQ's 32), the
+// per-LUN default of many HBAs; a device that holds this many is deep in
+// its own queue or the block layer's.
+constexpr std::uint32_t queueing_depth = 32;
 constexpr double quantiles[] = {0.5, 0.9, 0.99};
 
 std::string quantile_name(double q) {
@@ -67,6 +72,12 @@ std::vector<RecordingRule> recording_rules() {
         r.push_back({fmt::format("device:{}:per_op_rate{}", time->family, window),
                      fmt::format("rate({}_total[{}]) / rate({}_total[{}])", time->family, window,
                                  ops->family, window)});
+    // Per device and region: the fraction of time at or above each N in
+    // flight (serve --qd-sample; regions with --qd-regions), %qdN/100.
+    for (auto [level, family] : {std::pair{"device", device_queue_depth_family},
+                                 std::pair{"region", region_queue_depth_family}})
+        r.push_back({fmt::format("{}:{}:rate{}", level, family, window),
+                     fmt::format("rate({}_total[{}])", family, window)});
     // Per cgroup: bytes read and written, exited processes included.
     for (const char* family : cgroup_byte_families)
         r.push_back({fmt::format("cgroup:{}:rate{}", family, window),
@@ -102,6 +113,19 @@ std::vector<Alert> alerts() {
                  "the time",
                  "The device has had at least one I/O in flight more than 90 % of the time for 15 "
                  "minutes (%util above 90)."});
+    a.push_back({"IotallyDeviceQueueing",
+                 {{fmt::format("rate({}_total{{at_least=\"{}\"}}[{}])", device_queue_depth_family,
+                               queueing_depth, window),
+                   "> 0.5"}},
+                 "10m",
+                 "warning",
+                 fmt::format("{{{{ $labels.device }}}} has had {} or more I/Os in flight "
+                             "{{{{ $value | humanizePercentage }}}} of the time",
+                             queueing_depth),
+                 fmt::format("The device has had at least {} I/Os in flight more than half of the "
+                             "time for 10 minutes (%qd{} above 50): its I/Os queue behind each "
+                             "other.",
+                             queueing_depth, queueing_depth)});
     a.push_back({"IotallySourceDown",
                  {{"iotally_source_up", "== 0"}},
                  "5m",

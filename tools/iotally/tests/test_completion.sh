@@ -52,6 +52,7 @@ expect "none gzip" iotally serve --otlp-compression ""
 expect "" iotally serve --otlp ""
 expect "add only remove add-only" iotally serve --select-mode ""
 expect "name= target= driver= uuid= lv=" iotally serve --select ""
+expect "--qd-sample --qd-regions" iotally serve --qd
 expect "--select --select-mode" iotally export --sel
 expect "native native:0 native:1 native:2 native:3 native:4" iotally create vol --histogram n
 expect "native:2" iotally create vol --histogram native:2

@@ -359,7 +359,10 @@ TEST_F(ServeCli, BadArgumentsAreUsageErrors) {
                                           {"serve", "--interval", "5"},
                                           {"serve", "--listen", "localhost"},
                                           {"serve", "--listen", ":70000"},
-                                          {"serve", "--threads", "0"}}) {
+                                          {"serve", "--threads", "0"},
+                                          {"serve", "--qd-sample", "often"},
+                                          {"serve", "--qd-sample", "500us"},
+                                          {"serve", "--qd-sample", "0", "--qd-regions"}}) {
         auto run = this->run(args);
         EXPECT_EQ(run.rc, 2) << args.back() << ": " << run.err;
         EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
@@ -388,6 +391,56 @@ TEST_F(ServeCli, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
     }
     EXPECT_GT(samples, 10u);
     EXPECT_EQ(run.out, "");
+}
+
+// --qd-sample: the queue depth family of each device, from the sampling
+// thread's counts (nullb0 of a copy of the fixture tree, 5 in flight
+// throughout); --qd-sample 0: none.
+TEST_F(ServeCli, TextfileHasTheQueueDepthOfEachDevice) {
+    test::TempDir sys, dir;
+    std::filesystem::copy(
+        std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0", sys.path(),
+        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+    sys.write("block/nullb0/inflight", "0 5\n");
+    auto serve = [&](const std::string& period) {
+        return run_cli({"serve", "--textfile", dir.path(), "--interval", "0.2", "--count", "3",
+                        "--qd-sample", period},
+                       [&](cli::Context& ctx) {
+                           ctx.sysfs = sys.path();
+                           ctx.make_layer = [this]() -> std::unique_ptr<DeviceLayer> {
+                               return std::make_unique<FlakyLayer>(f.dm);
+                           };
+                       });
+    };
+    auto run = serve("10ms");
+    ASSERT_EQ(run.rc, 0) << run.err;
+    std::ifstream in(dir.path() + "/iotally.prom");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string series =
+        "iotally_device_queue_depth_seconds_total{device=\"nullb0\","
+        "major=\"252\",minor=\"0\",at_least=";
+    // Tracked from the first write on, 0.4 s before the third: at or above
+    // 1, 2 and 4 all that time (less the last sample's lag), never 8.
+    for (const char* n : {"\"4\"} ", "\"8\"} "}) {
+        const std::string line = sample_line(text, series + n);
+        ASSERT_FALSE(line.empty()) << text;
+        const double v = std::stod(line.substr(line.rfind(' ') + 1));
+        if (std::string(n) == "\"8\"} ")
+            EXPECT_EQ(v, 0.0) << line;
+        else
+            EXPECT_GT(v, 0.2) << line;
+    }
+    EXPECT_NE(text.find("# TYPE iotally_device_queue_depth_seconds_total counter"),
+              std::string::npos);
+    EXPECT_EQ(text.find("iotally_region_queue_depth"), std::string::npos);  // no --qd-regions
+    run = serve("0");
+    ASSERT_EQ(run.rc, 0) << run.err;
+    std::ifstream again(dir.path() + "/iotally.prom");
+    const std::string off((std::istreambuf_iterator<char>(again)),
+                          std::istreambuf_iterator<char>());
+    EXPECT_EQ(off.find("queue_depth"), std::string::npos);
+    EXPECT_NE(off.find("iotally_device_reads_completed_total{device=\"nullb0\""),
+              std::string::npos);
 }
 
 TEST_F(ServeCli, TextfileIntoAMissingDirectoryFailsAtStart) {
@@ -538,11 +591,17 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
     test::TempDir dir;
     dir.write("statistics/blk/definition", "name=ops type=value on=1 started=1\n");
     dir.write("statistics/blk/data", "ops 42\n");
+    StatsClient(dm, "delayed").create(CreateRequest{});
     ScrapeOptions so;
     so.sysfs_root = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
     Exporter e(dm, so);
     e.add_collector(make_statistics_collector(dir.path() + "/statistics", {"blk"}));
+    // serve --qd-sample --qd-regions: tracked at a scrape, so the second
+    // has their series (at 0: the fixture tree has no inflight files).
+    e.set_queue_depth(std::make_shared<QueueDepthMonitor>(
+        &dm, DepthSamplerOptions{so.sysfs_root, true}, monotonic_seconds));
     e.check();
+    e.scrape(ExpositionFormat::openmetrics);
     std::string text = e.scrape(ExpositionFormat::openmetrics);
     for (const char* family : {"iotally_region_info",
                                "iotally_region_reads_completed",
@@ -565,7 +624,9 @@ TEST(Exporter, SampleScrapeHasEveryFamily) {
                                "iotally_scrape_devices",
                                "iotally_scrape_errors",
                                "iotally_scrapes",
-                               "iotally_scrape_duration_seconds"})
+                               "iotally_scrape_duration_seconds",
+                               "iotally_device_queue_depth_seconds",
+                               "iotally_region_queue_depth_seconds"})
         EXPECT_NE(text.find(fmt::format("# TYPE {} ", family)), std::string::npos) << family;
     EXPECT_NE(
         text.find("iotally_region_io_latency_seconds_bucket{device=\"dm-4\",dm_name=\"vg-lv\","

@@ -13,8 +13,10 @@
 #include "iotally/dm-stats/native_histogram.hpp"
 #include "iotally/exporter/exposition.hpp"
 #include "iotally/exporter/otlp_request.hpp"
+#include "iotally/exporter/queue_depth.hpp"
 #include "iotally/util/error.hpp"
 #include "protobuf_decoder.hpp"
+#include "tempdir.hpp"
 
 namespace iotally {
 namespace {
@@ -152,6 +154,41 @@ TEST(OtlpRequest, OtherFamiliesKeepTheirNamesWithDots) {
     EXPECT_EQ(one(sd, 3).bytes, "s");
     EXPECT_EQ(as_double(one(points(sd, 5)[0], 4)), 0.25);
     EXPECT_EQ(points(sd, 5)[0].count(7), 0u);  // no attributes
+}
+
+// serve --qd-sample's counters go as they are: a cumulative monotonic sum
+// in seconds, one point per at_least.
+TEST(OtlpRequest, QueueDepthIsACumulativeSumInSeconds) {
+    TempDir sys;
+    sys.write("block/sda/inflight", "1 2\n");
+    double now = 10;
+    QueueDepthMonitor monitor(nullptr, {sys.path(), false}, [&] { return now; });
+    BlockDevice sda;
+    sda.id.kernel_name = "sda";
+    sda.id.major = 8;
+    const std::vector<JoinedDevice> devices{{sda.id, &sda, nullptr}};
+    ExpositionWriter first(ExpositionFormat::protobuf);
+    monitor.write(first, devices);  // tracked from here
+    monitor.sample();
+    now = 12.5;
+    monitor.sample();
+    ExpositionWriter w(ExpositionFormat::protobuf);
+    monitor.write(w, devices);
+    Request r = read(otlp_request(w.finish(), {"h", "v"}, start_ns, now_ns));
+    const Message& q = r.metric("iotally.device.queue_depth", 7);
+    EXPECT_EQ(one(q, 3).bytes, "s");
+    Message sum = decode(one(q, 7).bytes);
+    EXPECT_EQ(one(sum, 2).v, 2u);  // AGGREGATION_TEMPORALITY_CUMULATIVE
+    EXPECT_EQ(one(sum, 3).v, 1u);  // is_monotonic
+    std::map<std::string, double> by_n;
+    for (const auto& p : points(q, 7)) {
+        auto a = attributes(p, 7);
+        EXPECT_EQ(a.at("device"), "sda");
+        by_n[a.at("at_least")] = as_double(one(p, 4));
+    }
+    EXPECT_EQ(by_n.size(), depth_thresholds.size());
+    EXPECT_EQ(by_n["2"], 2.5);  // 3 in flight for 2.5 s
+    EXPECT_EQ(by_n["4"], 0.0);
 }
 
 TEST(OtlpRequest, ConventionsNameFamiliesOfTheBlockStatTable) {

@@ -82,6 +82,10 @@ Labels region_labels(const DeviceSnapshot& d, const Labels& device, const Region
 
 }  // namespace
 
+Labels region_labels(const DeviceSnapshot& device, const Region& region) {
+    return region_labels(device, device_labels(device.id), region);
+}
+
 void write_region_families(ExpositionWriter& w, const Snapshot& snapshot, bool areas) {
     std::vector<Series> series;
     std::vector<std::pair<Labels, const Region*>> regions;
@@ -400,15 +404,24 @@ void Exporter::write_block_devices(ExpositionWriter& w, const BlockSource& block
     // Every block device, or only the devices chosen: the dm devices
     // scraped, then the others in /sys/block's order.
     const bool every_device = options_.devices.empty() && !selector_;
-    auto joined = join_devices(blocks.devices, &snap);
-    if (every_device) {
-        write_device_families(w, joined);
-        return;
+    auto shown = join_devices(blocks.devices, &snap);
+    if (!every_device) {
+        shown = scraped_devices(std::move(shown));
+        for (const BlockDevice* b : chosen.plain)
+            shown.push_back({b->id, b, nullptr});
     }
-    auto shown = scraped_devices(std::move(joined));
-    for (const BlockDevice* b : chosen.plain)
-        shown.push_back({b->id, b, nullptr});
     write_device_families(w, shown);
+    write_queue_depth(w, shown);
+}
+
+void Exporter::write_queue_depth(ExpositionWriter& w, std::span<const JoinedDevice> shown) {
+    if (!queue_depth_)
+        return;
+    queue_depth_->write(w, shown);
+    // The samples between two scrapes that failed: one line a scrape.
+    if (auto f = queue_depth_->take_failures(); f.count)
+        error(fmt::format("queue depth: {} sample{} failed: {}", f.count, f.count == 1 ? "" : "s",
+                          f.last));
 }
 
 void Exporter::collect(ExpositionWriter& w) {

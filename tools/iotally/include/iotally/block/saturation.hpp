@@ -28,6 +28,10 @@ class DepthTally {
     // until two samples span some time.
     std::optional<DepthFractions> fractions() const;
     std::uint64_t samples() const { return samples_; }
+    // The sampled time, and the part of it at or above each threshold,
+    // since the first sample or restart(): cumulative counters for serve.
+    double span_s() const { return span_s_; }
+    const std::array<double, depth_thresholds.size()>& at_least_s() const { return at_least_s_; }
     // A new interval from the last sample on: its count keeps holding.
     void restart();
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,29 @@ class DeviceLayer {
 
 // The real thing, over libdevmapper (DM_DEVICE_LIST/INFO/TABLE/TARGET_MSG).
 std::unique_ptr<DeviceLayer> make_devmapper_layer();
+
+// One layer shared by threads (serve's scrapes and its queue depth
+// sampler): each call to `inner` in turn, since the devmapper layer keeps
+// state of its own (its control descriptor, the reply sizes it learnt).
+class SerializedLayer final : public DeviceLayer {
+  public:
+    explicit SerializedLayer(DeviceLayer& inner) : inner_(inner) {}
+    std::vector<DeviceId> list_devices() override {
+        std::lock_guard lock(mutex_);
+        return inner_.list_devices();
+    }
+    DeviceId device(const std::string& name) override {
+        std::lock_guard lock(mutex_);
+        return inner_.device(name);
+    }
+    std::string message(const std::string& device, const std::string& text) override {
+        std::lock_guard lock(mutex_);
+        return inner_.message(device, text);
+    }
+
+  private:
+    DeviceLayer& inner_;
+    std::mutex mutex_;
+};
 
 }  // namespace iotally

@@ -19,6 +19,7 @@
 #include "iotally/dm-stats/snapshot.hpp"
 #include "iotally/exporter/exporter_sources.hpp"
 #include "iotally/exporter/exposition.hpp"
+#include "iotally/exporter/queue_depth.hpp"
 #include "iotally/metrics/device_join.hpp"
 #include "iotally/metrics/selection.hpp"
 
@@ -34,6 +35,9 @@ std::optional<LvmName> decode_lvm_name(const DeviceId& id);
 // The labels every series of a device carries: device (kernel name),
 // dm_name, dm_uuid, major, minor, and vg/lv when lvm2 named the device.
 Labels device_labels(const DeviceId& id);
+// A region's: its device's, region_id, program_id, and group_id and
+// group_alias when it is in a dmstats group.
+Labels region_labels(const DeviceSnapshot& device, const Region& region);
 
 struct ExportOptions {
     ExpositionFormat format = ExpositionFormat::openmetrics;
@@ -90,6 +94,11 @@ class Exporter {
     Exporter(DeviceLayer& layer, ScrapeOptions options,
              std::function<double()> clock = monotonic_seconds);
     void add_collector(std::unique_ptr<Collector> c) { collectors_.push_back(std::move(c)); }
+    // serve --qd-sample: the queue depth families of the devices each scrape
+    // shows (iotally_device_*), sampled by the monitor's own thread.
+    void set_queue_depth(std::shared_ptr<QueueDepthMonitor> monitor) {
+        queue_depth_ = std::move(monitor);
+    }
 
     // At start: device-mapper usable (permission), every named device
     // present, every collector able to work. Throws Error. A kernel without
@@ -110,6 +119,7 @@ class Exporter {
     ScrapeOptions options_;
     std::function<double()> clock_;
     std::vector<std::unique_ptr<Collector>> collectors_;
+    std::shared_ptr<QueueDepthMonitor> queue_depth_;
     std::mutex mutex_;
     std::optional<DeviceSelector> selector_;  // of options_.select
     std::uint64_t errors_ = 0;
@@ -126,6 +136,7 @@ class Exporter {
     Snapshot read_regions(const std::vector<std::string>& names, DmSource& dm);
     void write_block_devices(ExpositionWriter& w, const BlockSource& blocks, const Snapshot& snap,
                              const Chosen& chosen);
+    void write_queue_depth(ExpositionWriter& w, std::span<const JoinedDevice> shown);
     void collect(ExpositionWriter& w);
     void write_scrape_families(ExpositionWriter& w, const Snapshot& snap, double start);
 };
