@@ -428,8 +428,9 @@ enum io_trace_folio_kind {
 /*
  * File information from a folio at @offset in it: its mapping's host.
  * With @n, in task context, the names too.  The caller keeps the folio
- * locked, under writeback or referenced.  @bdev, when not NULL, gets the
- * block device of the folio's file system or block device.
+ * referenced; a regular file's folio names its file only while it is
+ * locked or under writeback, as page-cache I/O keeps it.  @bdev, when not
+ * NULL, gets the block device of the folio's file system or block device.
  */
 static enum io_trace_folio_kind
 io_trace_folio(struct io_trace_info *info, struct folio *folio, size_t offset,
@@ -458,6 +459,18 @@ io_trace_folio(struct io_trace_info *info, struct folio *folio, size_t offset,
 		if (host && bdev)
 			*bdev = I_BDEV(host);
 		io_trace_no_file(info, io_trace_none);
+		goto out;
+	}
+	/*
+	 * Page-cache I/O holds its folio locked (a read) or under writeback
+	 * (a write) until it completes, which keeps the folio in its file.
+	 * Any other file folio is memory some task mapped, such as a direct
+	 * I/O buffer a driver's worker passes down: it is not the file the
+	 * I/O is for, and truncation may take it from its mapping meanwhile.
+	 */
+	if (!folio_test_locked(folio) && !folio_test_writeback(folio)) {
+		io_trace_no_file(info, io_trace_unknown);
+		kind = IO_TRACE_FOLIO_USER;
 		goto out;
 	}
 	kind = IO_TRACE_FOLIO_FILE;
