@@ -367,14 +367,16 @@ check_eq "merge: 64 bios of 4 KiB, one io:io_start and one io:io_done each" "64 
 
 # --- A direct read into a mapped file, sent down by dm-delay's worker ---
 # fio's buffer is a file of the root file system mapped into its memory.
-# dm-delay's worker sends the read down to the dm-linear device without
-# the reader's hint: the folios under that bio are the buffer file's, not
+# dm-delay's worker sends the read down to a dm-linear device (a piece of
+# the null_blk disk from 512 MiB) without the reader's hint: the folios under that bio are the buffer file's, not
 # locked and not under writeback, so they are user memory, never the
 # buffer's file (which io:io_start and io:io_done used to name).
 modprobe dm-delay 2>/dev/null
-dmsetup create --noudevsync iodelay --table "0 8192 delay /dev/mapper/iofs 0 5" ||
-	bail "dm-delay over the dm-linear device"
+dmsetup create --noudevsync iomid --table "0 8192 linear $NULLB 1048576" &&
+	dmsetup create --noudevsync iodelay --table "0 8192 delay /dev/mapper/iomid 0 5" ||
+	bail "dm-delay over a dm-linear device"
 DELAY_DEV=$(devno "$(dmname iodelay)")
+ON_MID='$4 == "'"$(devno "$(dmname iomid)")"'"'
 trace_begin
 fio --name=mapped --filename=/dev/mapper/iodelay --rw=read --bs=16k --size=64k --direct=1 \
 	--ioengine=psync --iomem=mmap:/tmp/mapped-buffer >/dev/null 2>&1 ||
@@ -385,13 +387,14 @@ check_eq "mapped buffer: four reads on dm-delay, named by the device file" \
 	"4 /dev/mapper/iodelay" \
 	"$(sel $F '$1 == "start" && $4 == "'"$DELAY_DEV"'" { n++; p = $19 } END { print n, p }')"
 check_cmp "mapped buffer: the worker's reads below, on dm-linear" -ge \
-	"$(sel $F '$1 == "start" && '"$ON_FS"'' | wc -l)" 4
+	"$(sel $F '$1 == "start" && '"$ON_MID"'' | wc -l)" 4
 check_eq "mapped buffer: no event names the buffer's file" "" \
 	"$(sel $F '$19 ~ /mapped-buffer/ || $22 ~ /mapped-buffer/ { print $1, $4, $19, $22 }')"
 check_eq "mapped buffer: below dm-delay, user memory (B_PHYS) of no known file" "0x20 <unknown>" \
-	"$(sel $F '$1 == "start" && '"$ON_FS"' { printf "0x%x %s\n", and(hex($9), 0x30), $19 }' |
+	"$(sel $F '$1 == "start" && '"$ON_MID"' { printf "0x%x %s\n", and(hex($9), 0x30), $19 }' |
 		sort -u)"
 dmsetup remove iodelay
+dmsetup remove iomid
 
 # --- dm-crypt: one io:io_start and io:io_done per bio, none for its clones ---
 trace_begin
