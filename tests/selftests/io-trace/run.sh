@@ -366,21 +366,24 @@ check_eq "merge: 64 bios of 4 KiB, one io:io_start and one io:io_done each" "64 
 		$1 == "start" { k[$6]++ } END { n = 0; for (x in k) n++; print s + 0, d + 0, n }')"
 
 # --- A direct read into a mapped file, sent down by dm-delay's worker ---
-# fio's buffer is a file of the root file system mapped into its memory.
-# dm-delay's worker sends the read down to a dm-linear device (a piece of
-# the null_blk disk from 512 MiB) without the reader's hint: the folios under that bio are the buffer file's, not
-# locked and not under writeback, so they are user memory, never the
-# buffer's file (which io:io_start and io:io_done used to name).
+# fio's buffer is a tmpfs file (/dev/shm, made 64 KiB first: fio maps it
+# as it finds it) mapped shared into its memory (a private mapping would
+# give the read copies, anonymous pages). dm-delay's worker sends the read
+# down to a dm-linear device (a piece of the null_blk disk from 512 MiB)
+# without the reader's hint: the folios under that bio are the buffer
+# file's, not locked and not under writeback, so they are user memory,
+# never the buffer's file (which io:io_start and io:io_done used to name).
 modprobe dm-delay 2>/dev/null
 dmsetup create --noudevsync iomid --table "0 8192 linear $NULLB 1048576" &&
 	dmsetup create --noudevsync iodelay --table "0 8192 delay /dev/mapper/iomid 0 5" ||
 	bail "dm-delay over a dm-linear device"
 DELAY_DEV=$(devno "$(dmname iodelay)")
 ON_MID='$4 == "'"$(devno "$(dmname iomid)")"'"'
+$DD if=/dev/zero of=/dev/shm/mapped-buffer bs=64k count=1 status=none
 trace_begin
 fio --name=mapped --filename=/dev/mapper/iodelay --rw=read --bs=16k --size=64k --direct=1 \
-	--ioengine=psync --iomem=mmap:/tmp/mapped-buffer >/dev/null 2>&1 ||
-	fail "mapped buffer: fio" "fio --iomem=mmap:FILE failed"
+	--ioengine=psync --iomem=mmapshared:/dev/shm/mapped-buffer >$T/mapped.fio 2>&1 ||
+	fail "mapped buffer: fio" "$(grep -i 'err' $T/mapped.fio | head -n 3)"
 trace_end mapped
 F=$T/mapped
 check_eq "mapped buffer: four reads on dm-delay, named by the device file" \
@@ -393,6 +396,11 @@ check_eq "mapped buffer: no event names the buffer's file" "" \
 check_eq "mapped buffer: below dm-delay, user memory (B_PHYS) of no known file" "0x20 <unknown>" \
 	"$(sel $F '$1 == "start" && '"$ON_MID"' { printf "0x%x %s\n", and(hex($9), 0x30), $19 }' |
 		sort -u)"
+check_eq "mapped buffer: below dm-delay, no event has the buffer's inode or file system" "" \
+	"$(sel $F '($1 == "start" || $1 == "done") && '"$ON_MID"' && ($16 != 0 || $14 != "0,0") {
+		print $1, $14, $16, $15 }' | sort -u)"
+echo "# the events below dm-delay (first lines):"
+sel $F "$ON_MID" | head -n 4 | sed 's/^/#   /'
 dmsetup remove iodelay
 dmsetup remove iomid
 
