@@ -3,6 +3,7 @@
 // by a name; regions by (device, region id) and their geometry.
 #include <gtest/gtest.h>
 
+#include "depth_threshold.hpp"
 #include "fake_dm.hpp"
 #include "iotally/dm-stats/stats_client.hpp"
 #include "iotally/metrics/depth_sampler.hpp"
@@ -10,14 +11,6 @@
 
 namespace iotally {
 namespace {
-
-std::size_t at(std::uint32_t n) {
-    for (std::size_t i = 0; i < depth_thresholds.size(); ++i)
-        if (depth_thresholds[i] == n)
-            return i;
-    ADD_FAILURE() << "no threshold " << n;
-    return 0;
-}
 
 BlockDevice disk(const std::string& name, std::uint32_t major, std::uint32_t minor,
                  const std::string& dm_name = "") {
@@ -62,9 +55,9 @@ TEST_F(DepthSamplerTest, EachDeviceHasItsOwnTally) {
     const DepthTally* nullb = sampler.device(blocks[1].id);
     ASSERT_TRUE(sda && nullb);
     EXPECT_EQ(sda->samples(), 11u);
-    EXPECT_NEAR(sda->at_least_s()[at(2)], 1.0, 1e-9);
-    EXPECT_DOUBLE_EQ(sda->at_least_s()[at(4)], 0.0);
-    EXPECT_DOUBLE_EQ(nullb->at_least_s()[at(1)], 0.0);
+    EXPECT_NEAR(sda->at_least_s()[test::threshold_index(2)], 1.0, 1e-9);
+    EXPECT_DOUBLE_EQ(sda->at_least_s()[test::threshold_index(4)], 0.0);
+    EXPECT_DOUBLE_EQ(nullb->at_least_s()[test::threshold_index(1)], 0.0);
     EXPECT_NEAR(nullb->span_s(), 1.0, 1e-9);
 }
 
@@ -77,7 +70,7 @@ TEST_F(DepthSamplerTest, TheSameNameOnAnotherDevice) {
     sampler.track(joined(first));
     run(5);
     ASSERT_TRUE(sampler.device(first[0].id));
-    EXPECT_GT(sampler.device(first[0].id)->at_least_s()[at(8)], 0.0);
+    EXPECT_GT(sampler.device(first[0].id)->at_least_s()[test::threshold_index(8)], 0.0);
 
     std::vector<BlockDevice> second{disk("dm-0", 254, 0, "scratch"), disk("dm-1", 254, 1, "data")};
     in_flight("dm-1", 1);
@@ -89,8 +82,9 @@ TEST_F(DepthSamplerTest, TheSameNameOnAnotherDevice) {
     EXPECT_EQ(scratch->samples(), 0u);  // the same dev_t, but another device
     EXPECT_EQ(data->samples(), 0u);
     run(3);
-    EXPECT_DOUBLE_EQ(data->at_least_s()[at(8)], 0.0);  // nothing of the first "data"
-    EXPECT_NEAR(data->at_least_s()[at(1)], 0.2, 1e-9);
+    EXPECT_DOUBLE_EQ(data->at_least_s()[test::threshold_index(8)],
+                     0.0);  // nothing of the first "data"
+    EXPECT_NEAR(data->at_least_s()[test::threshold_index(1)], 0.2, 1e-9);
 }
 
 TEST_F(DepthSamplerTest, ADeviceBackWithANewDevTStartsAnew) {
@@ -139,14 +133,14 @@ TEST_F(DepthSamplerRegions, RegionsAreasAndGroups) {
     run(6);
     const DeviceId& id = blocks[0].id;
     ASSERT_TRUE(sampler.region(id, 0) && sampler.region(id, 1));
-    EXPECT_NEAR(sampler.region(id, 0)->at_least_s()[at(4)], 0.5, 1e-9);
-    EXPECT_DOUBLE_EQ(sampler.area(id, 0, 0)->at_least_s()[at(1)], 0.0);
-    EXPECT_NEAR(sampler.area(id, 0, 1)->at_least_s()[at(4)], 0.5, 1e-9);
+    EXPECT_NEAR(sampler.region(id, 0)->at_least_s()[test::threshold_index(4)], 0.5, 1e-9);
+    EXPECT_DOUBLE_EQ(sampler.area(id, 0, 0)->at_least_s()[test::threshold_index(1)], 0.0);
+    EXPECT_NEAR(sampler.area(id, 0, 1)->at_least_s()[test::threshold_index(4)], 0.5, 1e-9);
     EXPECT_EQ(sampler.area(id, 0, 2), nullptr);
-    EXPECT_NEAR(sampler.region(id, 1)->at_least_s()[at(2)], 0.5, 1e-9);
+    EXPECT_NEAR(sampler.region(id, 1)->at_least_s()[test::threshold_index(2)], 0.5, 1e-9);
     ASSERT_TRUE(sampler.group(id, 0));
-    EXPECT_NEAR(sampler.group(id, 0)->at_least_s()[at(4)], 0.5, 1e-9);  // 4 + 2
-    EXPECT_DOUBLE_EQ(sampler.group(id, 0)->at_least_s()[at(8)], 0.0);
+    EXPECT_NEAR(sampler.group(id, 0)->at_least_s()[test::threshold_index(4)], 0.5, 1e-9);  // 4 + 2
+    EXPECT_DOUBLE_EQ(sampler.group(id, 0)->at_least_s()[test::threshold_index(8)], 0.0);
     // Another device's identity finds none of them.
     DeviceId other = id;
     other.minor = 4;

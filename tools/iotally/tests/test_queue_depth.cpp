@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "exposition_lines.hpp"
 #include "fake_dm.hpp"
 #include "iotally/dm-stats/stats_client.hpp"
 #include "iotally/exporter/exporter.hpp"
@@ -64,15 +65,6 @@ struct QueueDepth : testing::Test {
     }
 };
 
-std::string line_of(const std::string& text, const std::string& prefix) {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line))
-        if (line.starts_with(prefix))
-            return line;
-    return "";
-}
-
 // 2 in flight on nullb0 for 10 s, then 0 for 5 s; dm-0 idle throughout.
 TEST_F(QueueDepth, CountersOfSecondsAtLeastN) {
     auto m = monitor(false);
@@ -81,7 +73,9 @@ TEST_F(QueueDepth, CountersOfSecondsAtLeastN) {
     const std::string nullb =
         "iotally_device_queue_depth_seconds_total{device=\"nullb0\","
         "major=\"252\",minor=\"0\",";
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"1\"}"), nullb + "at_least=\"1\"} 0") << text;
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"1\"}"),
+              nullb + "at_least=\"1\"} 0")
+        << text;
     in_flight("nullb0", 2);
     run(*m, 10);
     in_flight("nullb0", 0);
@@ -91,15 +85,19 @@ TEST_F(QueueDepth, CountersOfSecondsAtLeastN) {
                         "# UNIT iotally_device_queue_depth_seconds seconds\n"),
               std::string::npos)
         << text;
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"1\"}"), nullb + "at_least=\"1\"} 10");
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"2\"}"), nullb + "at_least=\"2\"} 10");
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"4\"}"), nullb + "at_least=\"4\"} 0");
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"128\"}"), nullb + "at_least=\"128\"} 0");
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"1\"}"),
+              nullb + "at_least=\"1\"} 10");
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"2\"}"),
+              nullb + "at_least=\"2\"} 10");
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"4\"}"),
+              nullb + "at_least=\"4\"} 0");
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"128\"}"),
+              nullb + "at_least=\"128\"} 0");
     const std::string dm0 =
         "iotally_device_queue_depth_seconds_total{device=\"dm-0\","
         "dm_name=\"delayed\",dm_uuid=\"\",major=\"254\",minor=\"0\","
         "at_least=\"1\"}";
-    EXPECT_EQ(line_of(text, dm0), dm0 + " 0");
+    EXPECT_EQ(test::line_starting_with(text, dm0), dm0 + " 0");
     // Regions were not asked for: no family, and no @stats_print but the scrapes'.
     EXPECT_EQ(text.find("iotally_region_queue_depth_seconds"), std::string::npos);
     // Cumulative: a later scrape only adds. Samples at 66..69 s: 1 held
@@ -107,7 +105,8 @@ TEST_F(QueueDepth, CountersOfSecondsAtLeastN) {
     in_flight("nullb0", 1);
     run(*m, 4);
     text = e->scrape(ExpositionFormat::prometheus);
-    EXPECT_EQ(line_of(text, nullb + "at_least=\"1\"}"), nullb + "at_least=\"1\"} 13");
+    EXPECT_EQ(test::line_starting_with(text, nullb + "at_least=\"1\"}"),
+              nullb + "at_least=\"1\"} 13");
     EXPECT_NE(text.find("# TYPE iotally_device_queue_depth_seconds_total counter"),
               std::string::npos);
     EXPECT_TRUE(errors.empty());
@@ -149,14 +148,17 @@ TEST_F(QueueDepth, RegionsWhenAsked) {
         "iotally_region_queue_depth_seconds_total{device=\"dm-0\","
         "dm_name=\"delayed\",dm_uuid=\"\",major=\"254\",minor=\"0\","
         "region_id=\"0\",program_id=\"-\",";
-    EXPECT_EQ(line_of(text, region + "at_least=\"2\"}"), region + "at_least=\"2\"} 4") << text;
-    EXPECT_EQ(line_of(text, region + "at_least=\"4\"}"), region + "at_least=\"4\"} 0");
+    EXPECT_EQ(test::line_starting_with(text, region + "at_least=\"2\"}"),
+              region + "at_least=\"2\"} 4")
+        << text;
+    EXPECT_EQ(test::line_starting_with(text, region + "at_least=\"4\"}"),
+              region + "at_least=\"4\"} 0");
     // Deleted meanwhile: skipped by the sampler, gone from the next scrape,
     // not an error.
     StatsClient(dm, "delayed").remove(0);
     run(*m, 2);
     text = e->scrape(ExpositionFormat::openmetrics);
-    EXPECT_EQ(line_of(text, region), "") << text;
+    EXPECT_EQ(test::line_starting_with(text, region), "") << text;
     EXPECT_NE(text.find("# TYPE iotally_region_queue_depth_seconds counter"), std::string::npos);
     EXPECT_TRUE(errors.empty()) << errors.front();
 }
@@ -173,7 +175,8 @@ TEST_F(QueueDepth, FailedSamplesAreScrapeErrors) {
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_NE(errors[0].find("queue depth: 3 samples failed: "), std::string::npos) << errors[0];
     EXPECT_NE(errors[0].find("vda/inflight"), std::string::npos) << errors[0];
-    EXPECT_EQ(line_of(text, "iotally_scrape_errors_total"), "iotally_scrape_errors_total 1");
+    EXPECT_EQ(test::line_starting_with(text, "iotally_scrape_errors_total"),
+              "iotally_scrape_errors_total 1");
     in_flight("vda", 0);
     run(*m, 2);
     e->scrape(ExpositionFormat::openmetrics);
@@ -206,7 +209,8 @@ TEST(QueueDepthThread, SamplesBesideScrapes) {
             ++samples;
         });
         for (int i = 0; i < 50; ++i) {
-            std::string line = line_of(e.scrape(ExpositionFormat::openmetrics), series);
+            std::string line =
+                test::line_starting_with(e.scrape(ExpositionFormat::openmetrics), series);
             ASSERT_FALSE(line.empty());
             const double v = std::stod(line.substr(series.size()));
             EXPECT_GE(v, last);
@@ -220,7 +224,7 @@ TEST(QueueDepthThread, SamplesBesideScrapes) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_EQ(samples, stopped);
     const std::string text = e.scrape(ExpositionFormat::openmetrics);
-    EXPECT_GT(std::stod(line_of(text, series).substr(series.size())), 0.0);
+    EXPECT_GT(std::stod(test::line_starting_with(text, series).substr(series.size())), 0.0);
 }
 
 // --qd-regions: the sampling thread's @stats_print and the scrapes'

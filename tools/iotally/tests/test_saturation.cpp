@@ -2,21 +2,13 @@
 // The fraction of time at or above N in flight, on hand-computed sequences.
 #include <gtest/gtest.h>
 
+#include "depth_threshold.hpp"
 #include "iotally/block/saturation.hpp"
 #include "iotally/util/error.hpp"
 #include "tempdir.hpp"
 
 namespace iotally {
 namespace {
-
-// Index of threshold N in depth_thresholds.
-std::size_t at(std::uint32_t n) {
-    for (std::size_t i = 0; i < depth_thresholds.size(); ++i)
-        if (depth_thresholds[i] == n)
-            return i;
-    ADD_FAILURE() << "no threshold " << n;
-    return 0;
-}
 
 TEST(DepthTally, TheThresholdsAreThoseTheFieldsName) {
     EXPECT_EQ(depth_thresholds, (std::array<std::uint32_t, 8>{1, 2, 4, 8, 16, 32, 64, 128}));
@@ -41,11 +33,11 @@ TEST(DepthTally, EachSampleHoldsUntilTheNext) {
     auto f = t.fractions();
     ASSERT_TRUE(f);
     EXPECT_EQ(t.samples(), 4u);
-    EXPECT_DOUBLE_EQ((*f)[at(1)], 0.75);
-    EXPECT_DOUBLE_EQ((*f)[at(2)], 0.75);
-    EXPECT_DOUBLE_EQ((*f)[at(4)], 0.25);
-    EXPECT_DOUBLE_EQ((*f)[at(8)], 0.0);
-    EXPECT_DOUBLE_EQ((*f)[at(128)], 0.0);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(1)], 0.75);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(2)], 0.75);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(4)], 0.25);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(8)], 0.0);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(128)], 0.0);
 }
 
 // Samples taken irregularly weigh by the time they stand for.
@@ -56,8 +48,8 @@ TEST(DepthTally, UnevenSamplesWeighByTime) {
     t.sample(1.0, 16);
     auto f = t.fractions();
     ASSERT_TRUE(f);
-    EXPECT_NEAR((*f)[at(16)], 0.1, 1e-12);
-    EXPECT_NEAR((*f)[at(32)], 0.0, 1e-12);
+    EXPECT_NEAR((*f)[test::threshold_index(16)], 0.1, 1e-12);
+    EXPECT_NEAR((*f)[test::threshold_index(32)], 0.0, 1e-12);
 }
 
 // QD1 and QD32 are both 100 % busy; only the depths tell them apart.
@@ -69,12 +61,12 @@ TEST(DepthTally, QueueDepthOneAndThirtyTwo) {
     }
     auto f1 = qd1.fractions(), f32 = qd32.fractions();
     ASSERT_TRUE(f1 && f32);
-    EXPECT_DOUBLE_EQ((*f1)[at(1)], 1.0);
-    EXPECT_DOUBLE_EQ((*f1)[at(2)], 0.0);
-    EXPECT_DOUBLE_EQ((*f32)[at(1)], 1.0);
-    EXPECT_NEAR((*f32)[at(16)], 1.0, 1e-12);
-    EXPECT_NEAR((*f32)[at(32)], 0.9, 1e-12);  // 90 of the 100 spans
-    EXPECT_DOUBLE_EQ((*f32)[at(64)], 0.0);
+    EXPECT_DOUBLE_EQ((*f1)[test::threshold_index(1)], 1.0);
+    EXPECT_DOUBLE_EQ((*f1)[test::threshold_index(2)], 0.0);
+    EXPECT_DOUBLE_EQ((*f32)[test::threshold_index(1)], 1.0);
+    EXPECT_NEAR((*f32)[test::threshold_index(16)], 1.0, 1e-12);
+    EXPECT_NEAR((*f32)[test::threshold_index(32)], 0.9, 1e-12);  // 90 of the 100 spans
+    EXPECT_DOUBLE_EQ((*f32)[test::threshold_index(64)], 0.0);
 }
 
 // Intervals tile: the last count of one holds into the next.
@@ -89,7 +81,7 @@ TEST(DepthTally, RestartCarriesTheLastCount) {
     t.sample(2.0, 0);
     auto f = t.fractions();
     ASSERT_TRUE(f);
-    EXPECT_DOUBLE_EQ((*f)[at(32)], 0.5);
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(32)], 0.5);
 }
 
 TEST(DepthTally, BadSamplesAreDropped) {
@@ -101,7 +93,7 @@ TEST(DepthTally, BadSamplesAreDropped) {
     auto f = t.fractions();
     ASSERT_TRUE(f);
     EXPECT_EQ(t.samples(), 2u);
-    EXPECT_DOUBLE_EQ((*f)[at(4)], 1.0);  // 4 held from 1.0 to 3.0
+    EXPECT_DOUBLE_EQ((*f)[test::threshold_index(4)], 1.0);  // 4 held from 1.0 to 3.0
 }
 
 TEST(Inflight, ReadsAndWritesSum) {
