@@ -10,10 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "iotally/dm-stats/native_histogram.hpp"
+#include "iotally/exporter/exposition.hpp"
+#include "iotally/util/error.hpp"
 
 namespace iotally::fuzz {
 
@@ -50,6 +53,20 @@ inline std::optional<NativeHistogramInput> read_native_histogram(const std::uint
                                       size - std::min(pos, size));
     in.bounds.assign(n - 1, 1.0);
     return in;
+}
+
+// The input written as the one histogram of family "f" (label v = its label
+// value, sum 1.5) of a protobuf exposition. Every layout read above is
+// valid: an error is a bug, and stops the fuzzer.
+inline std::string protobuf_exposition(const NativeHistogramInput& in) {
+    ExpositionWriter w(ExpositionFormat::protobuf);
+    w.family("f", MetricType::histogram, "", "help");
+    try {
+        w.histogram(Labels().add("v", in.label_value), in.bounds, in.counts, 1.5, &in.layout);
+    } catch (const Error&) {
+        __builtin_trap();
+    }
+    return w.finish();
 }
 
 }  // namespace iotally::fuzz
