@@ -134,6 +134,27 @@ class OtlpReceiver : public testing::Test {
             << receiver_->log();
     }
 
+    // One `serve --textfile DIR --count 1 --otlp URL ARGS` of `dm` and the
+    // sysfs fixture, pushing to the receiver.
+    CliResult serve_once(FakeDm& dm, const std::string& dir,
+                         const std::vector<std::string>& args = {}) {
+        std::vector<std::string> argv{
+            "serve",
+            "--textfile",
+            dir,
+            "--count",
+            "1",
+            "--otlp",
+            "http://127.0.0.1:" + std::to_string(receiver_->port()) + "/opentelemetry/v1/metrics"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_cli(argv, [&](cli::Context& ctx) {
+            ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
+                return std::make_unique<Borrowed>(dm);
+            };
+            ctx.sysfs = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
+        });
+    }
+
     test::TempDir dir_;
     std::unique_ptr<Receiver> receiver_;
     std::unique_ptr<httplib::Client> http_;
@@ -163,19 +184,9 @@ TEST_F(OtlpReceiver, PromqlSeesTheScrapesValues) {
     region.histograms[0][15] = 1;
 
     test::TempDir out;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        return std::make_unique<Borrowed>(dm);
-    };
-    ctx.sysfs = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
-    std::ostringstream so, se;
-    ctx.out = &so;
-    ctx.err = &se;
-    const std::string url =
-        "http://127.0.0.1:" + std::to_string(receiver.port()) + "/opentelemetry/v1/metrics";
-    ASSERT_EQ(cli::run({"serve", "--textfile", out.path(), "--count", "1", "--otlp", url}, ctx), 0)
-        << se.str();
-    EXPECT_EQ(se.str(), "");
+    const CliResult served = serve_once(dm, out.path());
+    ASSERT_EQ(served.rc, 0) << served.err;
+    EXPECT_EQ(served.err, "");
     std::ifstream in(out.path() + "/iotally.prom");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 
@@ -256,26 +267,12 @@ TEST_F(OtlpReceiver, PromqlSeesTheScrapesValues) {
 }
 
 TEST_F(OtlpReceiver, TakesGzipRequests) {
-    Receiver& receiver = *receiver_;
     httplib::Client& http = *http_;
     FakeDm dm;
     test::TempDir out;
-    cli::Context ctx;
-    ctx.make_layer = [&]() -> std::unique_ptr<DeviceLayer> {
-        return std::make_unique<Borrowed>(dm);
-    };
-    ctx.sysfs = std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0";
-    std::ostringstream so, se;
-    ctx.out = &so;
-    ctx.err = &se;
-    const std::string url =
-        "http://127.0.0.1:" + std::to_string(receiver.port()) + "/opentelemetry/v1/metrics";
-    ASSERT_EQ(cli::run({"serve", "--textfile", out.path(), "--count", "1", "--otlp", url,
-                        "--otlp-compression", "gzip"},
-                       ctx),
-              0)
-        << se.str();
-    EXPECT_EQ(se.str(), "");
+    const CliResult served = serve_once(dm, out.path(), {"--otlp-compression", "gzip"});
+    ASSERT_EQ(served.rc, 0) << served.err;
+    EXPECT_EQ(served.err, "");
     // vda's read bytes of the sysfs fixture: 96000 sectors of 512 bytes.
     const std::string q =
         R"(system_disk_io_bytes_total{system_device="vda",disk_io_direction="read"})";
