@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What the host tests of iotally serve share: TAP-like checks and a port."""
+import signal
 import socket
+import subprocess
 import time
 import urllib.request
 
@@ -35,3 +37,15 @@ def first_scrape(serve, port):
         except OSError:
             time.sleep(0.1)
     return None
+
+
+def stop(serve):
+    """SIGTERM to a serve, then its exit status (None if it had to be killed
+    after 30 s) and what it said on stderr."""
+    serve.send_signal(signal.SIGTERM)
+    try:
+        rc = serve.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        serve.kill()
+        rc = None
+    return rc, serve.stderr.read()

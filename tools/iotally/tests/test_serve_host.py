@@ -11,11 +11,10 @@
 #   test_serve_host.py IOTALLY
 import os
 import re
-import signal
 import subprocess
 import sys
 
-from serve_test_lib import check, failures, first_scrape, free_port, scrape
+from serve_test_lib import check, failures, first_scrape, free_port, scrape, stop
 
 iotally = sys.argv[1]
 
@@ -59,13 +58,7 @@ check(sample(text, "iotally_scrape_errors_total", "") == "0", "no scrape error")
 # Still there for a second scrape, and stops cleanly.
 text = scrape(port)
 check(sample(text, "iotally_scrapes_total", "") == "2", "a second scrape is answered")
-serve.send_signal(signal.SIGTERM)
-try:
-    rc = serve.wait(timeout=30)
-except subprocess.TimeoutExpired:
-    serve.kill()
-    rc = None
-err = serve.stderr.read()
+rc, err = stop(serve)
 check(rc == 0, f"SIGTERM stops it with status 0 (got {rc}; stderr: {err.strip()!r})")
 if not dm_loaded:
     check(err.count("dm: device-mapper is not available") == 1,

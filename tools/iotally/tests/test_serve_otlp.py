@@ -12,13 +12,12 @@
 #   test_serve_otlp.py IOTALLY
 import http.server
 import re
-import signal
 import subprocess
 import sys
 import threading
 import time
 
-from serve_test_lib import check, failures, first_scrape, free_port, scrape
+from serve_test_lib import check, failures, first_scrape, free_port, scrape, stop
 
 iotally = sys.argv[1]
 
@@ -104,13 +103,7 @@ check(all(p == "/v1/metrics" and t == "application/x-protobuf" for p, t, _ in go
 check(all(b"system.disk.io" in b and b"service.name" in b and b"iotally" in b
           for _, _, b in got), "each request has the disk conventions and the resource")
 
-serve.send_signal(signal.SIGTERM)
-try:
-    rc = serve.wait(timeout=30)
-except subprocess.TimeoutExpired:
-    serve.kill()
-    rc = None
-err = serve.stderr.read()
+rc, err = stop(serve)
 check(rc == 0, f"SIGTERM stops it with status 0 (got {rc}; stderr: {err.strip()!r})")
 check("OTLP push" not in err, f"no OTLP failure said (stderr: {err.strip()!r})")
 receiver.shutdown()
