@@ -29,6 +29,12 @@ class TempDir {
         std::filesystem::remove_all(path_, ec);
     }
     const std::string& path() const { return path_; }
+    // A copy of the tree at `dir` (a fixture), symbolic links kept as links.
+    void copy_from(const std::string& dir) const {
+        std::filesystem::copy(dir, path_,
+                              std::filesystem::copy_options::recursive |
+                                  std::filesystem::copy_options::copy_symlinks);
+    }
     std::string write(const std::string& rel, const std::string& text) const {
         auto p = std::filesystem::path(path_) / rel;
         std::filesystem::create_directories(p.parent_path());

@@ -403,9 +403,7 @@ TEST_F(ServeCli, TextfileModeWritesText004AtomicallyWithoutTimestamps) {
 // throughout); --qd-sample 0: none.
 TEST_F(ServeCli, TextfileHasTheQueueDepthOfEachDevice) {
     test::TempDir sys, dir;
-    std::filesystem::copy(
-        std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0", sys.path(),
-        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+    sys.copy_from(std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0");
     sys.write("block/nullb0/inflight", "0 5\n");
     auto serve = [&](const std::string& period) {
         return run_cli({"serve", "--textfile", dir.path(), "--interval", "0.2", "--count", "3",

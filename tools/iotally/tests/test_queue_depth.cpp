@@ -32,9 +32,7 @@ struct QueueDepth : testing::Test {
     std::vector<std::string> errors;
 
     QueueDepth() {
-        std::filesystem::copy(std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0", sys.path(),
-                              std::filesystem::copy_options::recursive |
-                                  std::filesystem::copy_options::copy_symlinks);
+        sys.copy_from(std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0");
         dm.add_device("delayed", 2048, {"delay"}, "", 0);  // the tree's dm-0
         StatsClient(dm, "delayed").create(CreateRequest{});
         for (const char* d : {"nullb0", "vda", "dm-0", "dm-1"})
@@ -187,9 +185,7 @@ TEST_F(QueueDepth, FailedSamplesAreScrapeErrors) {
 // only grow, and the thread stops when its task is destroyed.
 TEST(QueueDepthThread, SamplesBesideScrapes) {
     test::TempDir sys;
-    std::filesystem::copy(
-        std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0", sys.path(),
-        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+    sys.copy_from(std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0");
     sys.write("block/nullb0/inflight", "0 1\n");
     test::FakeDm dm;
     auto m = std::make_shared<QueueDepthMonitor>(&dm, DepthSamplerOptions{sys.path(), false},
@@ -232,9 +228,7 @@ TEST(QueueDepthThread, SamplesBesideScrapes) {
 // layer below, which keeps state of its own (FakeDm's message log here).
 TEST(QueueDepthThread, RegionsTakeTurnsWithTheScrapesInTheLayer) {
     test::TempDir sys;
-    std::filesystem::copy(
-        std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0", sys.path(),
-        std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+    sys.copy_from(std::string(IOTALLY_FIXTURE_DIR) + "/sysfs/t0");
     test::FakeDm dm;
     dm.add_device("delayed", 2048, {"delay"}, "", 0);  // the tree's dm-0
     StatsClient(dm, "delayed").create(CreateRequest{});
