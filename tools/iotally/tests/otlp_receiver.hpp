@@ -55,6 +55,13 @@ class OtlpReceiver {
         std::lock_guard lock(mutex_);
         return posts_;
     }
+    // The bodies of the requests taken so far, in order.
+    std::vector<std::string> bodies() const {
+        std::vector<std::string> out;
+        for (const Post& p : posts())
+            out.push_back(p.body);
+        return out;
+    }
 
   private:
     httplib::Server server_;
