@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of the io trace events' pure helpers: b_flags, rwbs, the
- * driver name made from a disk name, what io:io_done derives from a bio, and
- * the name and directory of a path.
+ * driver name made from a disk name, where a bio sent down starts in its
+ * parent's data, the table of bios in flight, and how a long path is cut.
  */
 #include <kunit/test.h>
+#include <linux/bio.h>
 #include <linux/bvec.h>
 #include <linux/blk_types.h>
 #include <linux/io_trace.h>
+#include <linux/slab.h>
 
 /* Every operation: B_READ only for reads, B_WRITE for everything else */
 static void io_trace_bflags_direction(struct kunit *test)
@@ -184,60 +186,15 @@ static void io_trace_dev_of_an_rpc(struct kunit *test)
 }
 
 /*
- * io:io_done's sector: however far the iterator moved forward (less than the
- * bio's size, in whole sectors), the sector io:io_start saw comes back, on
- * either side of the boundaries of the low bits kept.
+ * How far into a parent's data a bio sent down with the parent's bvec
+ * table starts: from every start position, for every amount of data
+ * after it, the distance between the positions bvec_iter_advance() gives.
  */
-static void io_trace_start_sector_forward(struct kunit *test)
-{
-	static const u64 starts[] = {
-		0, 1, 2047, (1ULL << 30) - 1, 1ULL << 30, (1ULL << 40) - 3,
-		(1ULL << 47) + 12345,
-	};
-	static const u32 moves[] = { 0, 1, 8, 255, 2048, (1U << 23) - 1 };
-	unsigned int i, j;
-
-	for (i = 0; i < ARRAY_SIZE(starts); i++)
-		for (j = 0; j < ARRAY_SIZE(moves); j++) {
-			u64 word = io_trace_bio_word(starts[i], 4096, false);
-
-			KUNIT_EXPECT_EQ_MSG(test,
-					    io_trace_start_sector(word,
-								  starts[i] + moves[j]),
-					    starts[i], "start %llu moved %u",
-					    starts[i], moves[j]);
-		}
-}
-
-/* The size and the flags come back exactly; the word is never 0 */
-static void io_trace_bio_word_fields(struct kunit *test)
-{
-	static const u32 sizes[] = { 0, 512, 4096, 1U << 20, U32_MAX };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		u64 w = io_trace_bio_word(0, sizes[i], false);
-		u64 h = io_trace_bio_word(~0ULL, sizes[i], true);
-
-		KUNIT_EXPECT_EQ(test, (u32)w, sizes[i]);
-		KUNIT_EXPECT_EQ(test, (u32)h, sizes[i]);
-		KUNIT_EXPECT_TRUE(test, w & IO_TRACE_BIO_STARTED);
-		KUNIT_EXPECT_FALSE(test, w & IO_TRACE_BIO_HINTED);
-		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_STARTED);
-		KUNIT_EXPECT_TRUE(test, h & IO_TRACE_BIO_HINTED);
-	}
-}
-
-/*
- * Where a bio's data started in its bvec table, from where its iterator
- * is now and the bytes it consumed: for every start and every amount
- * consumed, the position bvec_iter_advance() started from.
- */
-static void io_trace_bvec_back_every_position(struct kunit *test)
+static void io_trace_bvec_distance_every_position(struct kunit *test)
 {
 	static const unsigned int lens[] = { 512, 4096, 1024, 3584, 8192, 512 };
 	struct bio_vec bv[ARRAY_SIZE(lens)];
-	unsigned int i, total = 0, from, used, idx, done;
+	unsigned int i, total = 0, from, used;
 
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		bv[i].bv_page = NULL;
@@ -253,34 +210,80 @@ static void io_trace_bvec_back_every_position(struct kunit *test)
 			struct bvec_iter now = start;
 
 			bvec_iter_advance(bv, &now, used);
-			KUNIT_ASSERT_TRUE_MSG(test,
-					      io_trace_bvec_back(bv, now.bi_idx,
-								 now.bi_bvec_done,
-								 used, &idx, &done),
-					      "from %u used %u", from, used);
-			KUNIT_EXPECT_EQ_MSG(test, idx, start.bi_idx,
-					    "from %u used %u", from, used);
-			KUNIT_EXPECT_EQ_MSG(test, done, start.bi_bvec_done,
-					    "from %u used %u", from, used);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    io_trace_bvec_distance(bv, start.bi_idx,
+								   start.bi_bvec_done,
+								   now.bi_idx,
+								   now.bi_bvec_done),
+					    (s64)used, "from %u used %u", from, used);
 		}
 	}
 }
 
-/* More bytes consumed than the table holds before the iterator: refused */
-static void io_trace_bvec_back_too_far(struct kunit *test)
+/* A position before the first one, or too far from it: not known */
+static void io_trace_bvec_distance_unknown(struct kunit *test)
 {
 	struct bio_vec bv[2] = {
 		{ .bv_len = 4096 }, { .bv_len = 4096 },
 	};
-	unsigned int idx = 7, done = 7;
 
-	KUNIT_EXPECT_FALSE(test, io_trace_bvec_back(bv, 1, 512, 4096 + 513,
-						    &idx, &done));
-	KUNIT_EXPECT_EQ(test, idx, 7u);
-	KUNIT_EXPECT_TRUE(test, io_trace_bvec_back(bv, 1, 512, 4096 + 512,
-						   &idx, &done));
-	KUNIT_EXPECT_EQ(test, idx, 0u);
-	KUNIT_EXPECT_EQ(test, done, 0u);
+	KUNIT_EXPECT_EQ(test, io_trace_bvec_distance(bv, 1, 0, 0, 512), -1LL);
+	KUNIT_EXPECT_EQ(test, io_trace_bvec_distance(bv, 1, 1024, 1, 512), -1LL);
+	KUNIT_EXPECT_EQ(test, io_trace_bvec_distance(bv, 0, 512, 1, 512), 4096LL);
+	KUNIT_EXPECT_EQ(test, io_trace_bvec_distance(bv, 0, 0, BIO_MAX_VECS + 1, 0),
+			-1LL);
+}
+
+/* The table: a power of two, 256 slots per possible CPU, 16384 to 262144 */
+static void io_trace_flight_sizes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(1), 16384u);
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(64), 16384u);
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(65), 32768u);
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(256), 65536u);
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(1024), 262144u);
+	KUNIT_EXPECT_EQ(test, io_trace_flight_slots(8192), 262144u);
+}
+
+/*
+ * Slots: every key claimed is found under its own key only, a bio's with
+ * or without IO_TRACE_KEY_HAS_DATA; a full window refuses a claim until
+ * a slot is released.  A table of 8 slots is one window.
+ */
+static void io_trace_flight_slots_claimed(struct kunit *test)
+{
+	struct io_trace_flight *fl = io_trace_flight_alloc(IO_TRACE_FLIGHT_PROBE);
+	struct io_trace_slot *sl[IO_TRACE_FLIGHT_PROBE];
+	unsigned long bio = 0x1000, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, fl);
+	for (i = 0; i < IO_TRACE_FLIGHT_PROBE; i++) {
+		sl[i] = io_trace_flight_claim(fl, bio + 64 * i);
+		KUNIT_ASSERT_NOT_NULL(test, sl[i]);
+	}
+	KUNIT_EXPECT_NULL(test, io_trace_flight_claim(fl, bio + 64 * i));
+	for (i = 0; i < IO_TRACE_FLIGHT_PROBE; i++)
+		KUNIT_EXPECT_PTR_EQ(test, io_trace_flight_find(fl, bio + 64 * i,
+							       ~IO_TRACE_KEY_HAS_DATA),
+				    sl[i]);
+	/* the bio owns its table's slot too: still found as a bio */
+	sl[0]->key = bio | IO_TRACE_KEY_HAS_DATA;
+	KUNIT_EXPECT_PTR_EQ(test, io_trace_flight_find(fl, bio,
+						       ~IO_TRACE_KEY_HAS_DATA),
+			    sl[0]);
+	/* a table's key is not a bio's */
+	KUNIT_EXPECT_NULL(test, io_trace_flight_find(fl, bio | IO_TRACE_KEY_DATA,
+						     ~0UL));
+	io_trace_flight_release(sl[3]);
+	KUNIT_EXPECT_NULL(test, io_trace_flight_find(fl, bio + 64 * 3,
+						     ~IO_TRACE_KEY_HAS_DATA));
+	sl[3] = io_trace_flight_claim(fl, 0x9000 | IO_TRACE_KEY_DATA);
+	KUNIT_ASSERT_NOT_NULL(test, sl[3]);
+	KUNIT_EXPECT_PTR_EQ(test, io_trace_flight_find(fl, 0x9000 | IO_TRACE_KEY_DATA,
+						       ~0UL), sl[3]);
+	KUNIT_EXPECT_NULL(test, io_trace_flight_find(fl, 0x9000,
+						     ~IO_TRACE_KEY_HAS_DATA));
+	kvfree(fl);
 }
 
 /*
@@ -311,6 +314,35 @@ static void io_trace_path_result_kinds(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "/mnt/a/dir");
 }
 
+/*
+ * A written-back file's path from its mount's and its own: joined, its
+ * own alone under "/", and a join too long for the buffer keeps its end
+ * after the marker, whichever part the cut falls in.
+ */
+static void io_trace_path_join_kinds(struct kunit *test)
+{
+	char buf[12];
+
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/", "/a/b"),
+			   "/a/b");
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/mnt/x", "/f"),
+			   "/mnt/x/f");
+	/* 11 bytes: the most that fits */
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/mnt/x", "/dir1"),
+			   "/mnt/x/dir1");
+	/* the cut in the mount's part */
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/mnt/xy", "/dir1"),
+			   ".../xy/dir1");
+	KUNIT_EXPECT_EQ(test, strlen(buf), sizeof(buf) - 1);
+	/* the cut in the file's part */
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/m",
+						    "/a/very/long/name"),
+			   "...ong/name");
+	/* exactly the file's part after the marker */
+	KUNIT_EXPECT_STREQ(test, io_trace_path_join(buf, sizeof(buf), "/mnt", "/abcdefg"),
+			   ".../abcdefg");
+}
+
 static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_bflags_direction),
 	KUNIT_CASE(io_trace_bflags_async),
@@ -320,11 +352,12 @@ static struct kunit_case io_trace_test_cases[] = {
 	KUNIT_CASE(io_trace_driver_names),
 	KUNIT_CASE(io_trace_driver_truncated),
 	KUNIT_CASE(io_trace_dev_of_an_rpc),
-	KUNIT_CASE(io_trace_start_sector_forward),
-	KUNIT_CASE(io_trace_bio_word_fields),
-	KUNIT_CASE(io_trace_bvec_back_every_position),
-	KUNIT_CASE(io_trace_bvec_back_too_far),
+	KUNIT_CASE(io_trace_bvec_distance_every_position),
+	KUNIT_CASE(io_trace_bvec_distance_unknown),
+	KUNIT_CASE(io_trace_flight_sizes),
+	KUNIT_CASE(io_trace_flight_slots_claimed),
 	KUNIT_CASE(io_trace_path_result_kinds),
+	KUNIT_CASE(io_trace_path_join_kinds),
 	{}
 };
 

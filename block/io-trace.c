@@ -2,19 +2,20 @@
 /*
  * io-trace.c - the io trace events: DTrace's io provider on block I/O
  *
- * io:io_start fires in submit_bio_noacct_nocheck() for every bio entering a
- * device's queue: the file system's bio for the device it was issued to,
- * and each bio a stacking driver sends down (dm and md clones, dm-crypt's
- * copies) again for its own device.  The bio remembers in bi_io_trace
- * that it fired and the sector it was sent to, so that a remainder
- * resubmitted after a split does not fire again and io:io_done, in
- * bio_endio(), reports the sector and size of io:io_start however far the
- * completion has advanced the bio since.  Nothing is allocated or looked
- * up in a table, and io:io_done takes no lock; each event has its
- * tracepoint's own static key.  The locks are where names are built, in
- * task context: the per-CPU buffers' local lock, and an inode's i_lock
- * while its first alias is read (Documentation/trace/io-provider.rst,
- * "Locks").
+ * io:io_start fires in submit_bio_noacct_nocheck(), beside block_bio_queue
+ * and as often (once per trip of a bio: a split's remainder and a
+ * throttled bio come back with BIO_TRACE_COMPLETION set), for every bio
+ * entering a device's queue: the file system's bio for the device it was
+ * issued to, and each bio a stacking driver sends down (dm and md clones,
+ * dm-crypt's copies) again for its own device.  io:io_done, in
+ * bio_endio(), reports what io:io_start saw of the bio (device, sector,
+ * size, file), however far the completion has advanced it since: the bio
+ * keeps nothing, the in-flight table below does, while an event is
+ * enabled.  Each event has its tracepoint's own static key.  The locks
+ * are where names are built, in task context: the per-CPU buffers' local
+ * lock, an inode's i_lock while its first alias is read, and mount_lock
+ * while a written-back file's mount is found
+ * (Documentation/trace/io-provider.rst, "Locks").
  *
  * The file of a bio is a submitter's hint (direct I/O, where the pages
  * are the caller's buffer; readahead and fsync, which know the struct
@@ -36,15 +37,21 @@
 #include <linux/buffer_head.h>
 #include <linux/completion.h>
 #include <linux/dcache.h>
+#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/hash.h>
 #include <linux/io_trace.h>
 #include <linux/local_lock.h>
 #include <linux/mount.h>
+#include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "blk.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/io.h>
@@ -207,78 +214,229 @@ void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
 EXPORT_SYMBOL_IF_KUNIT(io_trace_fill_dev);
 
 /**
- * io_trace_bio_word() - what a bio keeps of its io:io_start in bi_io_trace
- * @sector: the sector it is sent to
- * @bytes: its size
- * @hinted: its file came from a submitter's hint, not from its pages
- *
- * Return: the word, never 0.
- */
-u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted)
-{
-	u64 low = sector & (BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1);
-
-	return IO_TRACE_BIO_STARTED | (hinted ? IO_TRACE_BIO_HINTED : 0) |
-	       low << IO_TRACE_BIO_LOW_SHIFT | bytes;
-}
-EXPORT_SYMBOL_IF_KUNIT(io_trace_bio_word);
-
-/**
- * io_trace_start_sector() - the sector of a bio's io:io_start, from the bio now
- * @word: its bi_io_trace
- * @sector: its bi_sector now
- *
- * The iterator of a bio only moves forward (splits, dm's trims, the
- * request completion; bio_advance() leaves the sector of the last piece
- * when it completes the rest), by less than its size: less than 2^23
- * sectors, which the low 30 bits of the start sector cover.
- *
- * Return: the start sector.
- */
-u64 io_trace_start_sector(u64 word, u64 sector)
-{
-	u64 mask = BIT_ULL(IO_TRACE_BIO_LOW_BITS) - 1;
-	u64 low = (word >> IO_TRACE_BIO_LOW_SHIFT) & mask;
-
-	return sector - ((sector - low) & mask);
-}
-EXPORT_SYMBOL_IF_KUNIT(io_trace_start_sector);
-
-/**
- * io_trace_bvec_back() - where a bio's data started in its bvec table
+ * io_trace_bvec_distance() - the bytes between two positions in a bvec table
  * @bv: the table
- * @idx: the iterator's bi_idx now
- * @done: its bi_bvec_done now
- * @bytes: the bytes it has consumed since its start
- * @start_idx: the bi_idx it started at
- * @start_done: the bi_bvec_done it started at
+ * @from_idx: the first position's bi_idx
+ * @from_done: its bi_bvec_done
+ * @idx: the second position's bi_idx
+ * @done: its bi_bvec_done
  *
- * Walks back at most @idx entries.  A start at the very end of an entry
- * is given as the start of the next one.
+ * For a bio sent down with its parent's table (a clone, a split): how far
+ * into the parent's data it starts.  Walks at most BIO_MAX_VECS entries.
  *
- * Return: false when the table holds fewer than @bytes before the
- * iterator (the bio was not built the way its iterator says).
+ * Return: the bytes, or -1 when the second position is before the first
+ * or further than BIO_MAX_VECS entries from it.
  */
-bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
-			unsigned int done, u32 bytes, unsigned int *start_idx,
-			unsigned int *start_done)
+s64 io_trace_bvec_distance(const struct bio_vec *bv, unsigned int from_idx,
+			   unsigned int from_done, unsigned int idx,
+			   unsigned int done)
 {
-	while (bytes > done) {
-		if (!idx)
-			return false;
-		bytes -= done;
-		done = bv[--idx].bv_len;
-	}
-	done -= bytes;
-	if (done && done == bv[idx].bv_len) {
-		idx++;
-		done = 0;
-	}
-	*start_idx = idx;
-	*start_done = done;
-	return true;
+	s64 bytes = (s64)done - from_done;
+	unsigned int i;
+
+	if (idx < from_idx || idx - from_idx > BIO_MAX_VECS)
+		return -1;
+	for (i = from_idx; i < idx; i++)
+		bytes += bv[i].bv_len;
+	return bytes < 0 ? -1 : bytes;
 }
-EXPORT_SYMBOL_IF_KUNIT(io_trace_bvec_back);
+EXPORT_SYMBOL_IF_KUNIT(io_trace_bvec_distance);
+
+/* --- The bios in flight ---------------------------------------------- */
+
+/*
+ * While io:io_start or io:io_done is enabled, a table of fixed size holds
+ * two kinds of slots, each found by its key in a window of
+ * IO_TRACE_FLIGHT_PROBE slots from the key's hash:
+ *
+ * - a bio that fired io:io_start (or would have, for a consumer of
+ *   io:io_done alone), with what its io:io_done reports, until then;
+ * - the bvec table of a direct-I/O bio whose submitter named its file
+ *   (a hint), with that file and where the bio's data starts in the
+ *   table, until that bio's io:io_done: the bios a stacking driver sends
+ *   down with the same table (dm and md clones, splits) get the file from
+ *   it, whichever task submits them (dm-delay's, kcryptd's or dm-thin's
+ *   worker).
+ *
+ * A slot is claimed with cmpxchg() on its key and freed by storing 0:
+ * no lock, nothing allocated per bio.  The key of a bio is removed at
+ * its io:io_done, before bi_end_io may free it, so a key is never a
+ * freed bio's.  A bio or table that finds no free slot is counted in
+ * io_trace_missed (debugfs block/io_trace_missed) and, when io:io_done
+ * is enabled, fires neither event: a consumer sees pairs.
+ */
+#define IO_TRACE_FLIGHT_MIN	16384
+#define IO_TRACE_FLIGHT_MAX	262144
+#define IO_TRACE_FLIGHT_PER_CPU	256
+
+static struct io_trace_flight __rcu *io_trace_flight;
+static DEFINE_MUTEX(io_trace_flight_mutex);
+static unsigned int io_trace_flight_users;
+static atomic_long_t io_trace_missed;
+DEFINE_STATIC_KEY_FALSE(io_trace_flight_key);
+
+/**
+ * io_trace_flight_slots() - how many slots the in-flight table has
+ * @cpus: the possible CPUs
+ *
+ * 64 bytes a slot: 1 MiB up to 64 possible CPUs, 16 MiB from 1024.
+ *
+ * Return: a power of two, IO_TRACE_FLIGHT_PER_CPU per possible CPU
+ * within [IO_TRACE_FLIGHT_MIN, IO_TRACE_FLIGHT_MAX].
+ */
+unsigned int io_trace_flight_slots(unsigned int cpus)
+{
+	unsigned long want = (unsigned long)cpus * IO_TRACE_FLIGHT_PER_CPU;
+
+	return roundup_pow_of_two(clamp_t(unsigned long, want,
+					  IO_TRACE_FLIGHT_MIN,
+					  IO_TRACE_FLIGHT_MAX));
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_slots);
+
+/**
+ * io_trace_flight_alloc() - an empty in-flight table
+ * @slots: its size, a power of two
+ *
+ * Return: the table, or NULL.
+ */
+struct io_trace_flight *io_trace_flight_alloc(unsigned int slots)
+{
+	struct io_trace_flight *fl;
+
+	fl = kvzalloc(struct_size(fl, slot, slots), GFP_KERNEL_ACCOUNT);
+	if (fl)
+		fl->bits = ilog2(slots);
+	return fl;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_alloc);
+
+static struct io_trace_slot *io_trace_flight_at(struct io_trace_flight *fl,
+						unsigned long key,
+						unsigned int i)
+{
+	unsigned int mask = (1U << fl->bits) - 1;
+	unsigned long base = key & ~IO_TRACE_KEY_HAS_DATA;
+
+	return &fl->slot[(hash_long(base, fl->bits) + i) & mask];
+}
+
+/**
+ * io_trace_flight_claim() - a free slot for a key
+ * @fl: the table
+ * @key: a bio, or a bvec table with IO_TRACE_KEY_DATA
+ *
+ * The caller fills the slot's value; the key is set already.
+ *
+ * Return: the slot, or NULL when the key's window is full.
+ */
+struct io_trace_slot *io_trace_flight_claim(struct io_trace_flight *fl,
+					    unsigned long key)
+{
+	unsigned int i;
+
+	for (i = 0; i < IO_TRACE_FLIGHT_PROBE; i++) {
+		struct io_trace_slot *sl = io_trace_flight_at(fl, key, i);
+
+		if (!READ_ONCE(sl->key) && !cmpxchg(&sl->key, 0, key))
+			return sl;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_claim);
+
+/**
+ * io_trace_flight_find() - the slot of a key
+ * @fl: the table
+ * @key: the key, IO_TRACE_KEY_DATA included for a bvec table
+ * @mask: the key bits compared (~IO_TRACE_KEY_HAS_DATA for a bio)
+ *
+ * Return: the slot, or NULL.
+ */
+struct io_trace_slot *io_trace_flight_find(struct io_trace_flight *fl,
+					   unsigned long key,
+					   unsigned long mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < IO_TRACE_FLIGHT_PROBE; i++) {
+		struct io_trace_slot *sl = io_trace_flight_at(fl, key, i);
+
+		if ((READ_ONCE(sl->key) & mask) == key)
+			return sl;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_find);
+
+/**
+ * io_trace_flight_release() - free a slot once its value has been read
+ * @sl: the slot
+ */
+void io_trace_flight_release(struct io_trace_slot *sl)
+{
+	/* The value is read before the slot can be claimed and written again */
+	smp_store_release(&sl->key, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_release);
+
+/*
+ * The tracepoints' regfunc and unregfunc of io:io_start and io:io_done:
+ * the table exists while either is enabled.  The tracepoint code calls
+ * them in process context, under its own mutex.
+ */
+int io_trace_flight_get(void)
+{
+	struct io_trace_flight *fl;
+	int err = 0;
+
+	mutex_lock(&io_trace_flight_mutex);
+	if (!io_trace_flight_users) {
+		fl = io_trace_flight_alloc(io_trace_flight_slots(num_possible_cpus()));
+		if (!fl) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rcu_assign_pointer(io_trace_flight, fl);
+		static_branch_enable(&io_trace_flight_key);
+	}
+	io_trace_flight_users++;
+out:
+	mutex_unlock(&io_trace_flight_mutex);
+	return err;
+}
+
+void io_trace_flight_put(void)
+{
+	struct io_trace_flight *fl;
+
+	mutex_lock(&io_trace_flight_mutex);
+	if (!--io_trace_flight_users) {
+		static_branch_disable(&io_trace_flight_key);
+		fl = rcu_replace_pointer(io_trace_flight, NULL,
+					 lockdep_is_held(&io_trace_flight_mutex));
+		/* Submissions and completions look it up under RCU */
+		synchronize_rcu();
+		kvfree(fl);
+	}
+	mutex_unlock(&io_trace_flight_mutex);
+}
+
+static int io_trace_missed_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&io_trace_missed);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(io_trace_missed_fops, io_trace_missed_get, NULL,
+			 "%llu\n");
+
+static int __init io_trace_debugfs_init(void)
+{
+	debugfs_create_file_unsafe("io_trace_missed", 0444, blk_debugfs_root,
+				   NULL, &io_trace_missed_fops);
+	return 0;
+}
+late_initcall(io_trace_debugfs_init);
 
 /* --- File information ---------------------------------------------- */
 
@@ -341,14 +499,37 @@ static void io_trace_file_names(struct io_trace_info *info,
 		.dentry = file->f_path.mnt->mnt_root,
 	};
 
+	size_t plen, flen;
 	char *p;
 
 	p = d_absolute_path(&file->f_path, n->path, sizeof(n->path));
 	info->path = io_trace_path_result(p, n->path, sizeof(n->path));
-	p = d_absolute_path(&mnt, n->mount, sizeof(n->mount));
-	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
 	p = dentry_path_raw(file->f_path.dentry, n->fspath, sizeof(n->fspath));
 	info->fspath = io_trace_path_result(p, n->fspath, sizeof(n->fspath));
+	/*
+	 * A mount of its file system's root: the path is the mount's and
+	 * then the path in the file system, and the mount's is that prefix
+	 * (a third walk of the same dentries is spared).
+	 */
+	if (mnt.dentry == mnt.mnt->mnt_sb->s_root && info->path[0] == '/' &&
+	    info->fspath[0] == '/') {
+		plen = strlen(info->path);
+		flen = strlen(info->fspath);
+		if (plen >= flen &&
+		    !strcmp(info->path + plen - flen, info->fspath)) {
+			plen -= flen;
+			if (!plen) {
+				info->mount = "/";
+				return;
+			}
+			memcpy(n->mount, info->path, plen);
+			n->mount[plen] = '\0';
+			info->mount = n->mount;
+			return;
+		}
+	}
+	p = d_absolute_path(&mnt, n->mount, sizeof(n->mount));
+	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
 }
 
 /* The file system the task's root is the root of, or NULL */
@@ -370,36 +551,103 @@ static const struct super_block *io_trace_root_sb(void)
 	return root.mnt->mnt_sb;
 }
 
+/**
+ * io_trace_path_join() - a file's path from its mount's and its own in its fs
+ * @buf: where to build it
+ * @len: the size of @buf, at least sizeof(IO_TRACE_TRUNCATED) + 1
+ * @mount: where the file system's root is mounted ("/", "/mnt/x")
+ * @fspath: the file's path in its file system ("/dir/file")
+ *
+ * A path too long for @buf keeps its end after IO_TRACE_TRUNCATED, as
+ * io_trace_path_result() does.
+ *
+ * Return: @fspath itself under "/", else the path in @buf.
+ */
+const char *io_trace_path_join(char *buf, size_t len, const char *mount,
+			       const char *fspath)
+{
+	size_t m = strlen(mount), f = strlen(fspath), keep;
+
+	if (!strcmp(mount, "/"))
+		return fspath;
+	if (m + f < len) {
+		memmove(buf, mount, m);
+		memcpy(buf + m, fspath, f + 1);
+		return buf;
+	}
+	/* The last len - 1 - 3 bytes of mount + fspath, after the marker */
+	keep = len - sizeof(IO_TRACE_TRUNCATED);
+	if (f >= keep) {
+		memcpy(buf + sizeof(IO_TRACE_TRUNCATED) - 1, fspath + f - keep,
+		       keep + 1);
+	} else {
+		memmove(buf + sizeof(IO_TRACE_TRUNCATED) - 1,
+			mount + m - (keep - f), keep - f);
+		memcpy(buf + len - 1 - f, fspath, f + 1);
+	}
+	memcpy(buf, IO_TRACE_TRUNCATED, sizeof(IO_TRACE_TRUNCATED) - 1);
+	return buf;
+}
+EXPORT_SYMBOL_IF_KUNIT(io_trace_path_join);
+
+/* The root of @dentry's tree (d_parent only moves under rename_lock) */
+static const struct dentry *io_trace_root_of(const struct dentry *dentry)
+{
+	const struct dentry *parent;
+
+	for (;;) {
+		parent = READ_ONCE(dentry->d_parent);
+		if (parent == dentry)
+			return dentry;
+		dentry = parent;
+	}
+}
+
 /*
  * The names of an inode with no open file at hand: its path in its file
  * system through its first alias, which i_lock keeps on the list while
  * the path is built (fs/dcache.c: i_lock nests outside rename_lock, which
  * dentry_path_raw() may take).  The caller keeps the inode from being
  * freed: a folio of its page cache locked or under writeback, inside an
- * RCU read section.  The full path only for the task's root file system.
+ * RCU read section (which keeps the dentries walked).  The full path puts
+ * the path of a mount of the alias' root before it: the task's root, or
+ * the first such mount in the initial mount namespace (root_mount_path(),
+ * under mount_lock).
  */
 static void io_trace_inode_names(struct io_trace_info *info,
 				 struct inode *inode, struct io_trace_names *n)
 {
-	const struct dentry *dentry;
+	const struct dentry *dentry, *root = NULL;
 	char *p = ERR_PTR(-ENOENT);
 
+	/* The dentries walked, @root included, stay until it is unlocked */
+	rcu_read_lock();
 	spin_lock(&inode->i_lock);
 	if (!(inode->i_state & (I_FREEING | I_WILL_FREE | I_CLEAR))) {
 		hlist_for_each_entry(dentry, &inode->i_dentry, d_u.d_alias) {
 			p = dentry_path_raw(dentry, n->fspath, sizeof(n->fspath));
+			root = io_trace_root_of(dentry);
 			break;
 		}
 	}
 	spin_unlock(&inode->i_lock);
 	info->fspath = io_trace_path_result(p, n->fspath, sizeof(n->fspath));
-	if (info->fspath != io_trace_unknown && inode->i_sb == io_trace_root_sb()) {
+	info->path = io_trace_unknown;
+	info->mount = io_trace_unknown;
+	if (info->fspath == io_trace_unknown)
+		goto out;
+	if (inode->i_sb == io_trace_root_sb() && root == inode->i_sb->s_root) {
 		info->path = info->fspath;
 		info->mount = "/";
-	} else {
-		info->path = io_trace_unknown;
-		info->mount = io_trace_unknown;
+		goto out;
 	}
+	p = root_mount_path(root, n->mount, sizeof(n->mount));
+	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
+	if (info->mount != io_trace_unknown)
+		info->path = io_trace_path_join(n->path, sizeof(n->path),
+						info->mount, info->fspath);
+out:
+	rcu_read_unlock();
 }
 
 /*
@@ -511,18 +759,6 @@ static void io_trace_file(struct io_trace_info *info, struct file *file,
 		io_trace_no_file(info, io_trace_unknown);
 }
 
-/* The folio at a position of a bvec table, and the offset in it */
-static struct folio *io_trace_bvec_folio(const struct bio_vec *bv,
-					 unsigned int done, size_t *offset)
-{
-	size_t off = bv->bv_offset + done;
-	struct page *page = nth_page(bv->bv_page, off >> PAGE_SHIFT);
-	struct folio *folio = page_folio(page);
-
-	*offset = folio_page_idx(folio, page) * PAGE_SIZE + offset_in_page(off);
-	return folio;
-}
-
 /* --- io:io_start and io:io_done ------------------------------------------ */
 
 /* A bio with data pages left (bio_has_data(), for a const bio) */
@@ -531,18 +767,17 @@ static bool io_trace_has_data(const struct bio *bio)
 	return bio->bi_iter.bi_size && !bio_no_advance_iter(bio);
 }
 
-static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio,
-			     u64 sector, u32 bytes)
+static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
 
 	info->bdev = bdev;
 	info->server = NULL;
 	info->dev = bdev->bd_dev;
-	info->sector = sector;
+	info->sector = bio->bi_iter.bi_sector;
 	/* submit_bio_noacct() has moved a partition's bio to the whole disk */
-	info->lsector = sector - bdev->bd_start_sect;
-	info->bytes = bytes;
+	info->lsector = info->sector - bdev->bd_start_sect;
+	info->bytes = bio->bi_iter.bi_size;
 	info->opf = bio->bi_opf;
 	info->end_io = bio->bi_end_io;
 	info->error = 0;
@@ -550,76 +785,150 @@ static void io_trace_bio_buf(struct io_trace_info *info, const struct bio *bio,
 }
 
 /*
- * The task's direct-I/O hint for @bio: one that names it or its device
- * (@exact), else the innermost one, whose bio a stacking driver is
- * sending down in this task; NULL without one.
+ * The task's direct-I/O hint for @bio: one given for this very bio (the
+ * same bio with the same bvec table, so not a later bio at a freed one's
+ * address) or for its device; NULL without one.
  */
-static const struct io_trace_hint *io_trace_dio_hint(const struct bio *bio,
-						     bool *exact)
+static const struct io_trace_hint *io_trace_dio_hint(const struct bio *bio)
 {
-	const struct io_trace_hint *h, *inner = NULL;
+	const struct io_trace_hint *h;
 
 	for (h = current->io_trace_hint; h; h = h->prev) {
-		if (!h->bio && !h->bdev)
-			continue;
-		if (h->bio == bio || (!h->bio && h->bdev == bio->bi_bdev)) {
-			*exact = true;
+		if (h->bio ? h->bio == bio && h->bvecs == bio->bi_io_vec :
+			     h->bdev && h->bdev == bio->bi_bdev)
 			return h;
-		}
-		if (!inner)
-			inner = h;
 	}
-	*exact = false;
-	return inner;
+	return NULL;
 }
 
-/* The file offset of @bio under a hint that names it or its device */
-static loff_t io_trace_hint_pos(const struct io_trace_hint *h, u64 lsector)
+/*
+ * Keep a hinted bio's file for the bios sent down with its bvec table.
+ * Return: true when @bio owns the table's slot (its io:io_done frees it).
+ */
+static bool io_trace_data_keep(struct io_trace_flight *fl, const struct bio *bio,
+			       struct file *file, loff_t pos)
 {
-	return h->bio ? h->pos : (loff_t)lsector << SECTOR_SHIFT;
+	unsigned long key = (unsigned long)bio->bi_io_vec | IO_TRACE_KEY_DATA;
+	struct io_trace_slot *sl = io_trace_flight_find(fl, key, ~0UL);
+
+	if (sl) {
+		/*
+		 * A second hinted bio on the same table: a loop device's
+		 * direct I/O to its backing file, with the upper bio's
+		 * pages.  Which of the two files a bio sent down with that
+		 * table is for is not known: it is named neither.
+		 */
+		WRITE_ONCE(sl->data.contested, true);
+		return false;
+	}
+	sl = io_trace_flight_claim(fl, key);
+	if (!sl) {
+		atomic_long_inc(&io_trace_missed);
+		return false;
+	}
+	sl->data.owner = bio;
+	sl->data.file = file;
+	sl->data.pos = pos;
+	sl->data.idx = bio->bi_iter.bi_idx;
+	sl->data.done = bio->bi_iter.bi_bvec_done;
+	sl->data.contested = false;
+	return true;
 }
 
-/* The offset of a bio a driver sends down under @h: known if it starts where @h's did */
-static loff_t io_trace_lower_pos(const struct io_trace_hint *h,
-				 const struct bio *bio)
+/*
+ * The file of a bio sent down with the bvec table of a hinted bio still in
+ * flight (a clone or a split, in any task), and its offset: the hinted
+ * bio's plus how far into its data this bio starts.  False without one.
+ */
+static bool io_trace_data_file(struct io_trace_flight *fl, const struct bio *bio,
+			       struct file **file, loff_t *pos)
 {
-	struct bio_vec bv;
+	unsigned long key = (unsigned long)bio->bi_io_vec | IO_TRACE_KEY_DATA;
+	struct io_trace_slot *sl = io_trace_flight_find(fl, key, ~0UL);
+	struct io_trace_slot v;
+	s64 off;
 
-	if (!h->bio || !h->page || !io_trace_has_data(bio))
-		return -1;
-	bv = bio_iter_iovec(bio, bio->bi_iter);
-	return bv.bv_page == h->page && bv.bv_offset == h->page_off ? h->pos : -1;
+	if (!sl)
+		return false;
+	v.data = sl->data;
+	/* The owner is in flight while bios with its pages are */
+	if (READ_ONCE(sl->key) != key || v.data.contested)
+		return false;
+	off = io_trace_bvec_distance(bio->bi_io_vec, v.data.idx, v.data.done,
+				     bio->bi_iter.bi_idx,
+				     bio->bi_iter.bi_bvec_done);
+	*file = v.data.file;
+	*pos = v.data.pos >= 0 && off >= 0 ? v.data.pos + off : -1;
+	return true;
+}
+
+/* What io:io_done will report of a bio: what its io:io_start saw */
+static void io_trace_slot_keep(struct io_trace_slot *sl,
+			       const struct io_trace_info *info)
+{
+	sl->bio.bdev = info->bdev;
+	sl->bio.sector = info->sector;
+	sl->bio.ino = info->ino;
+	sl->bio.offset = info->offset;
+	sl->bio.fstype = info->fstype;
+	sl->bio.bytes = info->bytes;
+	sl->bio.fsdev = info->fsdev;
+	sl->bio.bflags = info->bflags;
+	sl->bio.oflags = info->oflags;
 }
 
 void __io_trace_submit(struct bio *bio)
 {
+	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
+	bool start = trace_io_start_enabled();
 	const struct io_trace_hint *hint = NULL;
 	struct io_trace_names *n = NULL;
-	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
+	struct io_trace_slot *sl = NULL;
+	struct io_trace_flight *fl;
 	struct io_trace_info info;
 	bool task = in_task();
-	bool exact = false;
+	bool owner = false;
+	struct file *file;
+	loff_t pos;
 
-	/* Once per trip: a split's remainder, a throttled bio come back */
-	if (bio->bi_io_trace || !bio->bi_bdev)
+	if (!bio->bi_bdev)
 		return;
-	if (task)
-		hint = io_trace_dio_hint(bio, &exact);
-	bio->bi_io_trace = io_trace_bio_word(bio->bi_iter.bi_sector,
-					     bio->bi_iter.bi_size, hint);
-	if (!trace_io_start_enabled())
-		return;
+	rcu_read_lock();
+	fl = rcu_dereference(io_trace_flight);
+	/*
+	 * A slot whenever the table exists, io:io_done enabled or not yet
+	 * (its consumer may enable it after io:io_start).  Without one, and
+	 * with io:io_done enabled, neither event: a consumer sees pairs.
+	 */
+	if (fl) {
+		sl = io_trace_flight_claim(fl, (unsigned long)bio);
+		if (!sl) {
+			atomic_long_inc(&io_trace_missed);
+			if (trace_io_done_enabled())
+				goto out;
+		}
+	}
 
-	io_trace_bio_buf(&info, bio, bio->bi_iter.bi_sector, bio->bi_iter.bi_size);
-	info.path = io_trace_unknown;
-	if (task) {
+	io_trace_bio_buf(&info, bio);
+	/* Names only for io:io_start: io:io_done carries none */
+	info.path = start ? io_trace_unknown : NULL;
+	if (start && task) {
 		local_lock(&io_trace_names.lock);
 		n = this_cpu_ptr(&io_trace_names);
 	}
+	if (task)
+		hint = io_trace_dio_hint(bio);
 	if (hint) {
-		io_trace_file(&info, hint->file,
-			      exact ? io_trace_hint_pos(hint, info.lsector) :
-				      io_trace_lower_pos(hint, bio), n);
+		pos = hint->bio ? hint->pos : (loff_t)info.lsector << SECTOR_SHIFT;
+		io_trace_file(&info, hint->file, pos, n);
+		kind = IO_TRACE_FOLIO_USER;
+		/* Its table's slot is freed by its io:io_done, through its own */
+		if (sl && io_trace_has_data(bio))
+			owner = io_trace_data_keep(fl, bio, hint->file, pos);
+	} else if (fl && io_trace_has_data(bio) &&
+		   io_trace_data_file(fl, bio, &file, &pos)) {
+		io_trace_file(&info, file, pos, n);
+		kind = IO_TRACE_FOLIO_USER;
 	} else if (bio_flagged(bio, BIO_PAGE_PINNED)) {
 		io_trace_no_file(&info, io_trace_unknown);
 		kind = IO_TRACE_FOLIO_USER;
@@ -635,60 +944,69 @@ void __io_trace_submit(struct bio *bio)
 	} else {
 		io_trace_no_file(&info, io_trace_none);
 	}
-	info.bflags = io_trace_bflags(info.opf,
-				      hint || kind == IO_TRACE_FOLIO_USER,
+	info.bflags = io_trace_bflags(info.opf, kind == IO_TRACE_FOLIO_USER,
 				      kind == IO_TRACE_FOLIO_FILE);
-	trace_io_start(&info);
+	if (sl) {
+		io_trace_slot_keep(sl, &info);
+		if (owner)
+			WRITE_ONCE(sl->key, (unsigned long)bio | IO_TRACE_KEY_HAS_DATA);
+	}
+	if (start)
+		trace_io_start(&info);
 	if (n)
 		local_unlock(&io_trace_names.lock);
+out:
+	rcu_read_unlock();
 }
 
 void __io_trace_done(struct bio *bio)
 {
-	u64 word = bio->bi_io_trace;
-	enum io_trace_folio_kind kind = IO_TRACE_FOLIO_NONE;
+	struct io_trace_flight *fl;
+	struct io_trace_slot *sl;
 	struct io_trace_info info;
-	u32 bytes = (u32)word;
-	u64 start;
+	struct io_trace_slot v;
+	unsigned long key;
 
-	bio->bi_io_trace = 0;
-	if (!trace_io_done_enabled() || !bio->bi_bdev)
+	rcu_read_lock();
+	fl = rcu_dereference(io_trace_flight);
+	sl = fl ? io_trace_flight_find(fl, (unsigned long)bio,
+				       ~IO_TRACE_KEY_HAS_DATA) : NULL;
+	if (!sl) {
+		rcu_read_unlock();
 		return;
+	}
+	key = READ_ONCE(sl->key);
+	v.bio = sl->bio;
+	io_trace_flight_release(sl);
+	if (key & IO_TRACE_KEY_HAS_DATA) {
+		sl = io_trace_flight_find(fl, (unsigned long)bio->bi_io_vec |
+					  IO_TRACE_KEY_DATA, ~0UL);
+		if (sl && sl->data.owner == bio)
+			io_trace_flight_release(sl);
+	}
+	rcu_read_unlock();
+	if (!trace_io_done_enabled())
+		return;
+
+	memset(&info, 0, sizeof(info));
+	info.bdev = v.bio.bdev;
+	info.dev = v.bio.bdev->bd_dev;
 	/* A zone append's sector is where the device wrote it */
-	start = bio_op(bio) == REQ_OP_ZONE_APPEND ? bio->bi_iter.bi_sector :
-		io_trace_start_sector(word, bio->bi_iter.bi_sector);
-	io_trace_bio_buf(&info, bio, start, bytes);
+	info.sector = bio_op(bio) == REQ_OP_ZONE_APPEND ?
+		      bio->bi_iter.bi_sector : v.bio.sector;
+	info.lsector = info.sector - v.bio.bdev->bd_start_sect;
+	info.bytes = v.bio.bytes;
+	info.opf = bio->bi_opf;
+	info.end_io = bio->bi_end_io;
 	info.error = blk_status_to_errno(bio->bi_status);
 	if (info.error)
-		info.resid = min(bio->bi_iter.bi_size, bytes);
-	info.path = NULL;
-	info.mount = NULL;
-	info.fspath = NULL;
-	io_trace_no_file(&info, NULL);
-	if (word & IO_TRACE_BIO_HINTED) {
-		/* The pages are the caller's buffer, not the file */
-		info.fstype = io_trace_unknown;
-		kind = IO_TRACE_FOLIO_USER;
-	} else if (bytes && !bio_no_advance_iter(bio) &&
-		   bio_op(bio) != REQ_OP_ZONE_APPEND) {
-		unsigned int idx, done;
-		struct folio *folio;
-		size_t off;
-
-		/* The bytes the iterator moved since, sector for sector */
-		if (io_trace_bvec_back(bio->bi_io_vec, bio->bi_iter.bi_idx,
-				       bio->bi_iter.bi_bvec_done,
-				       (bio->bi_iter.bi_sector - start) << SECTOR_SHIFT,
-				       &idx, &done)) {
-			folio = io_trace_bvec_folio(&bio->bi_io_vec[idx], done,
-						    &off);
-			kind = io_trace_folio(&info, folio, off, NULL, NULL);
-		}
-		if (bio_flagged(bio, BIO_PAGE_PINNED))
-			kind = IO_TRACE_FOLIO_USER;
-	}
-	info.bflags = io_trace_bflags(info.opf, kind == IO_TRACE_FOLIO_USER,
-				      kind == IO_TRACE_FOLIO_FILE);
+		info.resid = min(bio->bi_iter.bi_size, v.bio.bytes);
+	info.fsdev = v.bio.fsdev;
+	info.ino = v.bio.ino;
+	info.offset = v.bio.offset;
+	info.fstype = v.bio.fstype;
+	info.bflags = v.bio.bflags;
+	info.oflags = v.bio.oflags;
 	trace_io_done(&info);
 }
 
@@ -776,16 +1094,9 @@ void __io_trace_hint_begin(struct io_trace_hint *h, struct file *file,
 {
 	h->file = file;
 	h->bio = bio;
+	h->bvecs = bio ? bio->bi_io_vec : NULL;
 	h->bdev = bdev;
 	h->pos = pos;
-	h->page = NULL;
-	h->page_off = 0;
-	if (bio && io_trace_has_data(bio)) {
-		struct bio_vec bv = bio_iter_iovec(bio, bio->bi_iter);
-
-		h->page = bv.bv_page;
-		h->page_off = bv.bv_offset;
-	}
 	h->prev = current->io_trace_hint;
 	current->io_trace_hint = h;
 	h->set = true;

@@ -4,17 +4,21 @@
  * submitters of block I/O give them, and the waits.
  *
  * io:io_start fires in submit_bio_noacct_nocheck() for every bio entering a
- * device's queue, io:io_done in bio_endio() from what the bio itself carries
- * (bio->bi_io_trace), io:io_wait_start and io:io_wait_done at the sites that
- * wait for one I/O.  Each event has its own static key (its tracepoint's);
- * nothing here allocates or looks anything up in a table, and the only
- * locks, taken in io-trace.c while a name is built, are per CPU or per
- * inode.  See Documentation/trace/io-provider.rst, "Locks".
+ * device's queue, io:io_done in bio_endio() with what io:io_start saw of
+ * the bio, kept in a table of fixed size while an event is enabled
+ * (block/io-trace.c), io:io_wait_start and io:io_wait_done at the sites
+ * that wait for one I/O.  Each event has its own static key (its
+ * tracepoint's); the completion's has one more, set while the table
+ * exists.  Nothing is allocated per I/O; the only locks, taken in
+ * io-trace.c while a name is built, are per CPU, per inode, and
+ * mount_lock for a written-back file's mount.  See
+ * Documentation/trace/io-provider.rst, "Locks".
  */
 #ifndef _LINUX_IO_TRACE_H
 #define _LINUX_IO_TRACE_H
 
 #include <linux/blk_types.h>
+#include <linux/jump_label.h>
 #include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
@@ -27,7 +31,6 @@ struct completion;
 struct file;
 struct folio;
 struct kiocb;
-struct page;
 
 /* bufinfo_t b_flags, with the values of the DTrace io provider */
 #define IO_TRACE_B_PAGEIO	0x010
@@ -40,17 +43,45 @@ struct page;
 #define IO_TRACE_RWBS_LEN	8
 
 /*
- * bio->bi_io_trace: 0 until the bio fires io:io_start (or would, were it
- * enabled), then IO_TRACE_BIO_STARTED, IO_TRACE_BIO_HINTED when its file
- * came from a submitter's hint (its pages are not that file's), the low
- * 30 bits of the sector it was sent to and its size in bytes.  Its
- * iterator only moves forward, by less than 4 GiB, so the low bits of
- * the sector give it back from the sector the bio has at io:io_done.
+ * A slot of the table of bios in flight (block/io-trace.c): a bio with
+ * what its io:io_done reports, or the bvec table of a bio whose file a
+ * submitter named (IO_TRACE_KEY_DATA), with that file, for the bios sent
+ * down with the same table.  A bio whose slot also owns its table's has
+ * IO_TRACE_KEY_HAS_DATA in its key.  Key 0: free.
  */
-#define IO_TRACE_BIO_STARTED	BIT_ULL(63)
-#define IO_TRACE_BIO_HINTED	BIT_ULL(62)
-#define IO_TRACE_BIO_LOW_BITS	30
-#define IO_TRACE_BIO_LOW_SHIFT	32
+#define IO_TRACE_KEY_DATA	1UL
+#define IO_TRACE_KEY_HAS_DATA	2UL
+#define IO_TRACE_FLIGHT_PROBE	8
+
+struct io_trace_slot {
+	unsigned long key;
+	union {
+		struct {
+			const struct block_device *bdev;
+			u64			sector;
+			u64			ino;
+			s64			offset;
+			const char		*fstype;
+			u32			bytes;
+			dev_t			fsdev;
+			u32			bflags;
+			int			oflags;
+		} bio;
+		struct {
+			const struct bio	*owner;
+			struct file		*file;
+			loff_t			pos;
+			unsigned int		idx;
+			unsigned int		done;
+			bool			contested;
+		} data;
+	};
+};
+
+struct io_trace_flight {
+	unsigned int		bits;
+	struct io_trace_slot	slot[];
+};
 
 /*
  * A submitter's word on the file of the bios it submits, for I/O whose
@@ -67,10 +98,9 @@ struct io_trace_hint {
 	struct io_trace_hint	*prev;
 	struct file		*file;
 	const struct bio	*bio;
+	/* @bio's table: a later bio at the address of a freed @bio has another */
+	const struct bio_vec	*bvecs;
 	struct block_device	*bdev;
-	/* The first page and offset of @bio's data, for the bios sent down */
-	const struct page	*page;
-	unsigned int		page_off;
 	loff_t			pos;
 	bool			set;
 };
@@ -151,6 +181,10 @@ DECLARE_TRACEPOINT(io_start);
 DECLARE_TRACEPOINT(io_done);
 DECLARE_TRACEPOINT(io_wait_start);
 DECLARE_TRACEPOINT(io_wait_done);
+DECLARE_STATIC_KEY_FALSE(io_trace_flight_key);
+
+int io_trace_flight_get(void);
+void io_trace_flight_put(void);
 
 void __io_trace_submit(struct bio *bio);
 void __io_trace_done(struct bio *bio);
@@ -175,17 +209,11 @@ static inline void io_trace_submit(struct bio *bio)
 		__io_trace_submit(bio);
 }
 
-/* bio_endio(), before bi_end_io: io:io_done for a bio that fired io:io_start */
+/* bio_endio(), before bi_end_io: io:io_done for a bio in the table */
 static inline void io_trace_done(struct bio *bio)
 {
-	if (unlikely(bio->bi_io_trace))
+	if (static_branch_unlikely(&io_trace_flight_key))
 		__io_trace_done(bio);
-}
-
-/* bio_init(): a new bio has not fired */
-static inline void io_trace_bio_init(struct bio *bio)
-{
-	bio->bi_io_trace = 0;
 }
 
 static inline void io_trace_hint_begin(struct io_trace_hint *h,
@@ -275,7 +303,6 @@ static inline void io_trace_wait_end(struct io_trace_wait *w)
 
 static inline void io_trace_submit(struct bio *bio) { }
 static inline void io_trace_done(struct bio *bio) { }
-static inline void io_trace_bio_init(struct bio *bio) { }
 static inline void io_trace_hint_begin(struct io_trace_hint *h,
 				       struct file *file, const struct bio *bio,
 				       struct block_device *bdev, loff_t pos) { }
@@ -306,11 +333,19 @@ void io_trace_fill_disk(char *disk, size_t disk_len, char *driver,
 			size_t driver_len, const struct block_device *bdev);
 void io_trace_fill_dev(char *disk, size_t disk_len, char *driver,
 		       size_t driver_len, const struct io_trace_info *info);
-u64 io_trace_bio_word(u64 sector, u32 bytes, bool hinted);
-u64 io_trace_start_sector(u64 word, u64 sector);
-bool io_trace_bvec_back(const struct bio_vec *bv, unsigned int idx,
-			unsigned int done, u32 bytes, unsigned int *start_idx,
-			unsigned int *start_done);
+s64 io_trace_bvec_distance(const struct bio_vec *bv, unsigned int from_idx,
+			   unsigned int from_done, unsigned int idx,
+			   unsigned int done);
+unsigned int io_trace_flight_slots(unsigned int cpus);
+struct io_trace_flight *io_trace_flight_alloc(unsigned int slots);
+struct io_trace_slot *io_trace_flight_claim(struct io_trace_flight *fl,
+					    unsigned long key);
+struct io_trace_slot *io_trace_flight_find(struct io_trace_flight *fl,
+					   unsigned long key,
+					   unsigned long mask);
+void io_trace_flight_release(struct io_trace_slot *sl);
 const char *io_trace_path_result(char *p, char *buf, size_t len);
+const char *io_trace_path_join(char *buf, size_t len, const char *mount,
+			       const char *fspath);
 
 #endif /* _LINUX_IO_TRACE_H */

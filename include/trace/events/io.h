@@ -81,11 +81,16 @@ DECLARE_EVENT_CLASS(io_class,
 			      __entry->oflags, __get_str(mount), __get_str(fspath),
 			      __get_str(path)));
 
-DEFINE_EVENT(io_class, io_start, TP_PROTO(const struct io_trace_info *info),
-	     TP_ARGS(info));
+/*
+ * While either is enabled, block/io-trace.c keeps the bios in flight in a
+ * table, which io_done reports from: made by the first one enabled,
+ * freed when the last one is disabled.
+ */
+DEFINE_EVENT_FN(io_class, io_start, TP_PROTO(const struct io_trace_info *info),
+		TP_ARGS(info), io_trace_flight_get, io_trace_flight_put);
 
-DEFINE_EVENT(io_class, io_done, TP_PROTO(const struct io_trace_info *info),
-	     TP_ARGS(info));
+DEFINE_EVENT_FN(io_class, io_done, TP_PROTO(const struct io_trace_info *info),
+		TP_ARGS(info), io_trace_flight_get, io_trace_flight_put);
 
 DEFINE_EVENT(io_class, io_wait_start, TP_PROTO(const struct io_trace_info *info),
 	     TP_ARGS(info));

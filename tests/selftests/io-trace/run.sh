@@ -11,7 +11,8 @@
 # dm-crypt device, raw block-device I/O, and a loop device over a file of
 # the ext4.  Each phase runs a known workload with every io event on in a
 # tracefs instance of its own and checks what the events say: every
-# io:io_start has exactly one io:io_done with the same device, sector and size;
+# io:io_start has exactly one io:io_done with the same device, sector, size
+# and file;
 # file names (full paths, names, directories, mounts), offsets, open flags
 # and file systems; waits that pair up in the task that waits, after the
 # io:io_start of what it waits for; no second io:io_start or io:io_done for split
@@ -123,13 +124,21 @@ HEX='function hex(s,  i, n) { n = 0; sub(/^0x/, "", s)
 	for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	return n }'
 
-# pairs FILE NAME: every start has one done with the same dev, sector, bytes
+# pairs FILE NAME: every start has one done with the same dev, sector,
+# bytes, and the same file: what io:io_start saw (b_flags, file system,
+# inode, offset, open flags), which io:io_done reports
 pairs() {
 	sel $T/$1 '$1 == "start" { print $4, $6, $7 }' | sort >$T/$1.starts
 	sel $T/$1 '$1 == "done" { print $4, $6, $7 }' | sort >$T/$1.dones
 	check_cmp "$2: io:io_start fired" -gt "$(wc -l <$T/$1.starts)" 0
 	check_eq "$2: every io:io_start has one io:io_done, same device, sector and size" \
 		"$(cat $T/$1.starts)" "$(cat $T/$1.dones)"
+	sel $T/$1 '$1 == "start" { print $4, $6, $7, $9, $14, $15, $16, $17, $18 }' |
+		sort >$T/$1.start-files
+	sel $T/$1 '$1 == "done" { print $4, $6, $7, $9, $14, $15, $16, $17, $18 }' |
+		sort >$T/$1.done-files
+	check_eq "$2: every io:io_done has its io:io_start's flags, file system, inode, offset, open flags" \
+		"" "$(diff $T/$1.start-files $T/$1.done-files | grep '^[<>]' | head -n 6)"
 	check_eq "$2: every io:io_done is error=0 resid=0" "" \
 		"$(sel $T/$1 '$1 == "done" && ($12 != 0 || $13 != 0)')"
 }
@@ -211,6 +220,28 @@ check_eq "buffered write: the disk under dm-linear fires for the same sectors, s
 check_eq "buffered write: the disk's events name the disk and its driver" "nullb0 null_blk" \
 	"$(sel $F '$1 == "start" && '"$ON_NULLB"' { print $10, $11 }' | sort -u)"
 
+# --- Writeback by the flusher: the full path, through the mount ---
+# A buffered write without fsync, written back when sync wakes the
+# flusher: no struct file, only the folio's inode. Its path in its file
+# system follows the path of its file system's mount in the initial mount
+# namespace (before: path and mount <unknown> outside the root file system)
+WB=/mnt/a/dir/writeback.bin
+$DD if=/dev/urandom of=$WB bs=64k count=2 status=none
+trace_begin
+sync
+trace_end writeback
+pairs writeback "writeback"
+F=$T/writeback
+check_eq "writeback: the file's bytes, named with full path and mount" \
+	"131072 $WB /mnt/a /dir/writeback.bin" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $16 == "'"$(stat -c %i $WB)"'" { s += $7
+		n[$19 " " $21 " " $22] } END { for (k in n) print s + 0, k }')"
+check_cmp "writeback: the flusher (a kworker) wrote them" -gt \
+	"$(sel $F '$1 == "start" && $3 ~ /^kworker/ && $19 == "'$WB'"' | wc -l)" 0
+check_eq "writeback: the disk under dm-linear, the same names" "$WB /mnt/a" \
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $22 == "/dir/writeback.bin" { print $19, $21 }' |
+		sort -u)"
+
 # --- A path of 4,000 bytes: its events fit, its names cut at the front ---
 # Three names of at most 1023 bytes each keep an event within a ring
 # buffer page; longer ones keep their end after "..." (the events would
@@ -278,11 +309,12 @@ check_eq "buffered read: the disk under dm-linear reads the same bytes of the fi
 	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $19 == "'$K'" { s += $7 }
 		END { print s + 0 }')"
 waits buffered-read "buffered read"
-# A folio wait knows the inode, not the mount: the path in the file system
+# A folio wait knows the inode, not the open file: the mount of its file
+# system in the initial namespace gives the full path
 check_cmp "buffered read: cat waits for the file's folios" -gt \
 	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $22 == "/dir/known.bin"' | wc -l)" 0
-check_eq "buffered read: a folio wait outside the root file system: path and mount <unknown>" \
-	"<unknown> <unknown> known.bin <unknown>" \
+check_eq "buffered read: a folio wait has the full path, through its file system's mount" \
+	"$K /mnt/a known.bin /mnt/a/dir" \
 	"$(sel $F '$1 == "wait_start" && $3 == "cat" && $22 == "/dir/known.bin" {
 		print $19, $21, $23, $24 }' | sort -u)"
 check_eq "buffered read: every wait of cat comes after an io:io_start of its file" "" \
@@ -311,8 +343,9 @@ check_eq "O_DIRECT: the disk under dm-linear, named after dd's file too" \
 check_eq "O_DIRECT: PHYS, and the open flags have O_DIRECT" "0x20 0x4000" \
 	"$(sel $F '$1 == "start" && $19 == "'$D'" {
 		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
-check_eq "O_DIRECT: io:io_done cannot name a direct I/O's file: no inode, offset -1" "0 -1" \
-	"$(sel $F '$1 == "done" && and(hex($9), 0x20) { print $16, $17 }' | sort -u)"
+check_eq "O_DIRECT: io:io_done has the file's inode and offset, as its io:io_start" \
+	"$(stat -c %i $D) 131072" \
+	"$(sel $F '$1 == "done" && and(hex($9), 0x20) && '"$ON_FS"' { print $16, $17 }' | sort -u)"
 waits direct "O_DIRECT"
 # A wait fires only when dd sleeps: if its vCPU was held up past the 3 ms
 # completion (a busy host), that I/O ends before dd waits and has none.
@@ -322,6 +355,21 @@ check_eq "O_DIRECT: dd waits, named, and each wait comes after its io:io_start" 
 			n++; if (!(($2 in seen) && seen[$2] < $20)) early++ }
 		END { if (n && !early) print "ok"
 			else print n + 0 " waits, " early + 0 " before an io:io_start" }')"
+
+# A file of 64 extents (every other 4 KiB block written, holes between):
+# more than the inode holds, so its extent tree has a leaf block, which a
+# direct read after the remount below must read first (metadata).
+FRAG=/mnt/a/dir/fragmented.bin
+i=0
+while [ $i -lt 64 ]; do
+	$DD if=/dev/urandom of=$FRAG bs=4k count=1 seek=$((i * 2)) conv=notrunc,fsync \
+		status=none
+	i=$((i + 1))
+done
+# (filefrag's summary counts physically contiguous runs: the extents are
+# the lines of -v)
+FRAG_EXTENTS=$(/usr/sbin/filefrag -v $FRAG | grep -c '^ *[0-9][0-9]*:')
+check_cmp "fragmented file: more extents than an inode holds" -gt "${FRAG_EXTENTS:-0}" 4
 
 # --- Metadata: a cold directory lookup waits on a buffer, <none> ---
 # (A fresh mount: the journal keeps written metadata cached until a checkpoint.)
@@ -336,6 +384,30 @@ n=$(sel $T/metadata '$1 == "wait_start" && $3 == "ls" && $19 == "<none>" &&
 	$4 == "'"$FS_DEV"'"' | wc -l)
 check_cmp "metadata: ls waits on a <none> buffer of the file system" -gt "$n" 0
 [ "$n" -gt 0 ] || sed 's/^/# /' $T/metadata
+
+# --- Metadata during a direct read: never the direct-I/O file's ---
+# ext4 reads the fragmented file's extent leaf (cold since the remount) in
+# dd's task, between dd's direct-I/O bios, which dd's file names. Only the
+# bios with dd's data are the file's: the leaf is metadata, <none>.
+drop_caches
+trace_begin
+$DD if=$FRAG of=/dev/null bs=512k count=1 iflag=direct status=none
+trace_end frag
+pairs frag "fragmented direct read"
+F=$T/frag
+FRAG_INO=$(stat -c %i $FRAG)
+check_eq "fragmented direct read: 64 reads of 4 KiB named, at the written offsets" \
+	"64 262144 0 516096" \
+	"$(sel $F '$1 == "start" && '"$ON_FS"' && $19 == "'$FRAG'" { n++; s += $7
+		if (min == "" || $17 < min) min = $17; if ($17 > max) max = $17 }
+		END { print n + 0, s + 0, min, max }')"
+check_eq "fragmented direct read: each named read is at an even 4 KiB block" "" \
+	"$(sel $F '$1 == "start" && $19 == "'$FRAG'" && ($17 % 8192 != 0 || $7 != 4096) { print }')"
+check_cmp "fragmented direct read: ext4 read metadata (<none>) in dd's task" -gt \
+	"$(sel $F '$1 == "start" && $3 == "dd" && '"$ON_FS"' && $19 == "<none>"' | wc -l)" 0
+check_eq "fragmented direct read: no metadata read is named as the file" "" \
+	"$(sel $F '$1 == "start" && ($19 == "'$FRAG'" || $16 == "'$FRAG_INO'") &&
+		!(and(hex($9), 0x20) && $7 == 4096) { print }')"
 
 # --- Raw block device: split bios fire once, merged ones once each ---
 trace_begin
@@ -373,6 +445,9 @@ check_eq "merge: 64 bios of 4 KiB, one io:io_start and one io:io_done each" "64 
 # without the reader's hint: the folios under that bio are the buffer
 # file's, not locked and not under writeback, so they are user memory,
 # never the buffer's file (which io:io_start and io:io_done used to name).
+# The read is the device file's: the worker's bio, sent down with the
+# bvec table of the bio that fio's read named, is named after it too, at
+# its offset (before: <unknown>, no file, below every worker).
 modprobe dm-delay 2>/dev/null
 dmsetup create --noudevsync iomid --table "0 8192 linear $NULLB 1048576" &&
 	dmsetup create --noudevsync iodelay --table "0 8192 delay /dev/mapper/iomid 0 5" ||
@@ -393,12 +468,16 @@ check_cmp "mapped buffer: the worker's reads below, on dm-linear" -ge \
 	"$(sel $F '$1 == "start" && '"$ON_MID"'' | wc -l)" 4
 check_eq "mapped buffer: no event names the buffer's file" "" \
 	"$(sel $F '$19 ~ /mapped-buffer/ || $22 ~ /mapped-buffer/ { print $1, $4, $19, $22 }')"
-check_eq "mapped buffer: below dm-delay, user memory (B_PHYS) of no known file" "0x20 <unknown>" \
+check_eq "mapped buffer: below dm-delay, the worker's reads name the device file (B_PHYS)" \
+	"0x20 /dev/mapper/iodelay" \
 	"$(sel $F '$1 == "start" && '"$ON_MID"' { printf "0x%x %s\n", and(hex($9), 0x30), $19 }' |
 		sort -u)"
-check_eq "mapped buffer: below dm-delay, no event has the buffer's inode or file system" "" \
-	"$(sel $F '($1 == "start" || $1 == "done") && '"$ON_MID"' && ($16 != 0 || $14 != "0,0") {
-		print $1, $14, $16, $15 }' | sort -u)"
+check_eq "mapped buffer: below dm-delay, at the offsets fio read" "0 16384 32768 49152" \
+	"$(sel $F '$1 == "start" && '"$ON_MID"' { print $17 }' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+BUF_INO=$(stat -c %i /dev/shm/mapped-buffer)
+check_eq "mapped buffer: no event has the buffer's inode" "" \
+	"$(sel $F '$16 == "'"$BUF_INO"'" && $19 != "/dev/mapper/iodelay" { print $1, $4, $14, $16 }' |
+		sort -u)"
 echo "# the events below dm-delay (first lines):"
 sel $F "$ON_MID" | head -n 4 | sed 's/^/#   /'
 dmsetup remove iodelay
@@ -494,6 +573,15 @@ for rw in W R; do
 	check_eq "dm-thin: the pool's data device fires for the same $rw bytes" 262144 \
 		"$(stack_bytes thin "$THINDATA_DEV" $rw)"
 done
+# The writes provision blocks: the pool's worker sends them down, with the
+# bvec table of dd's bios, which names dd's file (before: <unknown>)
+check_eq "dm-thin: the data device writes for the thin device's file, from the pool's worker" \
+	"/dev/mapper/iothin" \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$THINDATA_DEV"'" && $5 ~ /W/ { print $19 }' |
+		sort -u)"
+check_cmp "dm-thin: the pool's worker sent writes down" -gt \
+	"$(sel $T/thin '$1 == "start" && $4 == "'"$THINDATA_DEV"'" && $5 ~ /W/ && $3 != "dd"' |
+		wc -l)" 0
 # Reads of provisioned blocks are remapped in dd's task: the same file
 check_eq "dm-thin: the data device reads for the thin device's file" "/dev/mapper/iothin" \
 	"$(sel $T/thin '$1 == "start" && $4 == "'"$THINDATA_DEV"'" && $5 ~ /R/ { print $19 }' |
@@ -576,15 +664,15 @@ check_eq "NFS: O_DIRECT is PHYS, with O_DIRECT in the open flags" "0x20 0x4000" 
 	"$(sel $F '$1 == "start" && $19 == "'$N'/direct.bin" {
 		printf "0x%x 0x%x\n", and(hex($9), 0x30), and(hex($18), 0x4000) }' | sort -u)"
 # The client's writeback: in dd's fsync() (named after dd's file) or by the
-# flusher before it (named after the inode: the path in the file system)
+# flusher before it (named after the inode, behind the mount's path)
 check_eq "NFS: the buffered write: the file's bytes, PAGEIO" "262144 0x10" \
 	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" {
 		s += $7; f[sprintf("0x%x", and(hex($9), 0x30))] }
 		END { for (x in f) print s + 0, x }')"
-check_eq "NFS: the buffered write: fsync names the full path, the flusher the inode's" "" \
-	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" &&
-		!($19 == "'$N'/buffered.bin" && $21 == "/mnt/nfs") &&
-		!($19 == "<unknown>" && $21 == "<unknown>") { print }')"
+check_eq "NFS: the buffered write: fsync and the flusher name the full path and mount" \
+	"$N/buffered.bin /mnt/nfs" \
+	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/buffered.bin" { print $19, $21 }' |
+		sort -u)"
 check_eq "NFS: O_SYNC: the file's bytes; where named, O_SYNC in the open flags" "65536 " \
 	"$(sel $F '$1 == "start" && '"$ON_NFS"' && $22 == "/dir/osync.bin" { s += $7
 		if ($19 == "'$N'/osync.bin" && and(hex($18), 0x101000) != 0x101000)
