@@ -329,10 +329,12 @@ if ((kernel_ok)); then
 	guest patched-lockdown --kernel patched --append "lockdown=integrity kunit.enable=0" \
 		$(scripts/guest-suites.sh lockdown)
 	# bpftrace and its 200 MiB of libraries: a guest of their own, which
-	# also enables io events at boot by their names (io-trace-names)
+	# also enables io events at boot by their names (io-trace-names) and
+	# has a multipath NVMe namespace (io-trace-devices)
 	# shellcheck disable=SC2046
 	guest bpftrace --kernel patched --mem 2048 --append trace_event=io:io_start \
-		--bootconfig tests/selftests/io-trace-names/bootconfig $(scripts/guest-suites.sh bpftrace)
+		--bootconfig tests/selftests/io-trace-names/bootconfig --nvme-multipath \
+		$(scripts/guest-suites.sh bpftrace)
 fi
 
 # 2c. HZ=300: upstream's engine, rebuilt for that kernel, is the fuzzing

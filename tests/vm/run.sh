@@ -8,7 +8,7 @@
 #                   [--timeout SECONDS] [--mem MB] [--append "ARGS"]
 #                   [--kunit-suites N] [--guest-config FILE] [--icount OPTS]
 #                   [--maxcpus N] [--data DIR] [--kernel-dir DIR]
-#                   [--bootconfig FILE]
+#                   [--bootconfig FILE] [--nvme-multipath]
 #
 #   stock    Debian's vmlinuz-$KERNEL_RELEASE with its own modules
 #   patched  build/kernel (or build/kernel-debug with --debug): our kernel
@@ -32,6 +32,10 @@
 #   --bootconfig FILE  with --kernel patched: FILE appended to the
 #             initramfs by the kernel's own tools/bootconfig, and
 #             "bootconfig" on the command line (CONFIG_BOOT_CONFIG)
+#   --nvme-multipath  an NVMe subsystem with two controllers sharing one
+#             64 MiB namespace (QEMU's nvme-subsys): with
+#             CONFIG_NVME_MULTIPATH, one head device and a path per
+#             controller (the io-trace-devices suite)
 #
 # Logs: build/logs/NAME/{console.log,tap.log,results}. The last line printed
 # is "RESULT pass fail skip"; the exit status is non-zero on any failure, a
@@ -46,6 +50,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 kernel='' debug=0 name='' dm_mod='' timeout='' mem='' append='' kunit_suites=0
 guest_config='' icount='' maxcpus='' data='' kernel_dir='' bootconfig=''
+nvme_multipath=0
 suites=()
 extra=()
 while (($#)); do
@@ -66,6 +71,7 @@ while (($#)); do
 	--data) data=$(readlink -f "$2"); shift 2 ;;
 	--kernel-dir) kernel_dir=$(readlink -f "$2"); shift 2 ;;
 	--bootconfig) bootconfig=$(readlink -f "$2"); shift 2 ;;
+	--nvme-multipath) nvme_multipath=1; shift ;;
 	-h | --help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -145,8 +151,21 @@ if [[ -n $maxcpus ]]; then
 	append+=" maxcpus=$QEMU_CPUS no_timer_check watchdog_thresh=60"
 	((maxcpus > 255)) && machine_args=(-machine q35)
 fi
+device_args=()
+if ((nvme_multipath)); then
+	# The namespace is attached to every controller of its subsystem
+	# (shared, no bus given): two paths to one namespace. The controllers
+	# of one subsystem share its serial number (QEMU checks).
+	truncate -s 64M "$logs/nvme.img"
+	device_args=(-device nvme-subsys,id=iosubsys,nqn=iotally-subsys
+		-device nvme,serial=iotally,subsys=iosubsys
+		-device nvme,serial=iotally,subsys=iosubsys
+		-drive "file=$logs/nvme.img,if=none,id=iotallyns,format=raw"
+		-device nvme-ns,drive=iotallyns,nsid=1,shared=on)
+fi
 boot() {
 	qemu_smp=$smp qemu_accel=$accel qemu_boot "$timeout" "$mem" "${icount_args[@]}" "${machine_args[@]}" \
+		"${device_args[@]}" \
 		-kernel "$image" -initrd "$logs/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append"
 }
