@@ -9,7 +9,7 @@
 # kernel, and with CONFIG_DM_STATISTIC as the patched kernel may have it.
 #
 # TAP: "ok" when ours is at most 8 bytes larger than upstream's, each way;
-# then the stack the engine's I/O walks and index destruction take (gcc's
+# struct bio and struct request exactly upstream's size; then the stack the engine's I/O walks and index destruction take (gcc's
 # -fstack-usage frames, summed along each path), against fixed limits.
 # --report: pahole's layouts too (make bench prints them).
 #
@@ -65,6 +65,48 @@ for v in ours:"dm-mod.ko for the stock kernel" ours-stat:"with CONFIG_DM_STATIST
 	else
 		tap_result 1 "struct dm_io $what: ${s:-?} bytes, upstream's $stock (at most +$slack)"
 	fi
+done
+
+# struct bio and struct request, the block layer's per-I/O structures: the
+# stock kernel's headers against the same headers with the patched tree's
+# copy of each block header the series changes (none today: the io events
+# keep what io:io_done reports in a table of their own), with every option
+# of ours on. A probe object defines one of each for pahole.
+tree=$top/build/src/linux
+mkdir -p "$out/blk-stock" "$out/blk-ours/patched"
+probe='#include <linux/blk-mq.h>\nstruct bio iotally_probe_bio;\nstruct request iotally_probe_rq;\n'
+printf "$probe" >"$out/blk-stock/blk.c"
+changed=()
+for h in include/linux/blk_types.h include/linux/bio.h include/linux/blkdev.h include/linux/blk-mq.h; do
+	if [[ -f $tree/$h ]] && ! cmp -s "$tree/$h" "$top/build/src/linux-pristine/$h"; then
+		changed+=("$h")
+		mkdir -p "$out/blk-ours/patched/$(dirname "$h")"
+		cp "$tree/$h" "$out/blk-ours/patched/$h"
+	fi
+done
+{
+	# the patched copies first: their include guards keep the stock ones out
+	for h in "${changed[@]}"; do
+		printf '#include "patched/%s"\n' "$h"
+	done
+	printf "$probe"
+} >"$out/blk-ours/blk.c"
+for d in blk-stock blk-ours; do
+	printf 'obj-m := blk.o\nccflags-y += -g -I$(src) %s\n' \
+		"-DCONFIG_IO_TRACE_EVENTS=1 -DCONFIG_TASK_IO_STATS=1" >"$out/$d/Kbuild"
+	make -s -C "$headers" M="$out/$d" blk.o || exit 1
+done
+echo "# block headers the series changes: ${changed[*]:-none}"
+for st in bio request; do
+	a=$(pahole -C "$st" "$out/blk-stock/blk.o" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p')
+	b=$(pahole -C "$st" "$out/blk-ours/blk.o" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p')
+	if ((report)); then
+		echo "# pahole -C $st, stock 6.12 headers: ${a:-?} bytes; patched: ${b:-?} bytes"
+		diff <(pahole -C "$st" "$out/blk-stock/blk.o") <(pahole -C "$st" "$out/blk-ours/blk.o") |
+			sed 's/^/#   /'
+	fi
+	[[ -n $a && $a == "$b" ]]
+	tap_result $? "struct $st: ${b:-?} bytes, upstream's ${a:-?} (difference 0)"
 done
 
 # Stack: the completion walk runs once per stacked mapped device, possibly

@@ -50,11 +50,13 @@ function pair_quads(mode,    key, q) {
 
 END {
 	nmodes = split("inline timer", modes, " ")
-	nrows = split("off disabled io-bt biosnoop-bt", rows, " ")
+	nrows = split("off disabled io-bt biosnoop-bt io-ftrace block-ftrace", rows, " ")
 	desc["off"] = "kernel without the io events"
 	desc["disabled"] = "io events compiled in, disabled"
 	desc["io-bt"] = "all four io:* on, bpftrace maps"
 	desc["biosnoop-bt"] = "biosnoop.bt on block:block_io_*"
+	desc["io-ftrace"] = "io:io_start+io_done into a ring buffer"
+	desc["block-ftrace"] = "block:block_io_start+done into one"
 	printf "io trace events benchmark: fio 4k randread, psync, direct, 2 jobs on null_blk\n"
 	printf "(inline: completion in the submitting task; timer: completion 20 us later, the tasks sleep)\n"
 	printf "two kernels, one tree and configuration but CONFIG_IO_TRACE_EVENTS: %d boot(s) each,\n", 2 * quads
@@ -78,6 +80,9 @@ END {
 		pib = pair_rounds(mode, "io-bt", "biosnoop-bt")
 		printf "%-8s paired in rounds: io-bt/disabled %.4f, biosnoop-bt/disabled %.4f, io-bt/biosnoop-bt %.4f\n",
 			"", pio, pbs, pib
+		pft[mode] = pair_rounds(mode, "io-ftrace", "block-ftrace")
+		pbt[mode] = pib
+		printf "%-8s paired in rounds: io-ftrace/block-ftrace %.4f\n", "", pft[mode]
 	}
 	printf "(IOPS: medians of all measurements; /off, /disabled: ratios of the medians;\n"
 	printf " paired: medians of the ratio within each quadruple of boots or each round)\n"
@@ -92,4 +97,23 @@ END {
 	}
 	printf "\ngoal: io events compiled in and disabled cost <= 0.5%% (paired disabled/off >= 0.995, every mode):"
 	printf " worst %s %.4f: %s\n", wmode, worst, verdict(ok)
+	worst_goal("io:io_start+io_done into a ring buffer within 10% of block:block_io_start+done",
+		   "io-ftrace/block-ftrace", pft, 0.90)
+	worst_goal("all four io events under bpftrace at least as fast as biosnoop.bt",
+		   "io-bt/biosnoop-bt", pbt, 1.0)
+}
+
+# worst_goal(TEXT, RATIO, PAIRED, BOUND): the worst mode's paired ratio
+function worst_goal(text, ratio, paired, bound,    m, p, w, wm, ok) {
+	w = 1e9; ok = 1
+	for (m = 1; m <= nmodes; m++) {
+		p = paired[modes[m]]
+		if (p <= 0 || p < bound)
+			ok = 0
+		if (p < w) {
+			w = p; wm = modes[m]
+		}
+	}
+	printf "goal: %s (paired %s >= %.2f, every mode): worst %s %.4f: %s\n", text, ratio, bound,
+		wm, w, verdict(ok)
 }

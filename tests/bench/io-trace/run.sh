@@ -16,7 +16,11 @@
 #              counting into maps (io-consumer.bt), printing nothing per I/O
 #   biosnoop-bt kernel "events", bpftrace's biosnoop.bt done the same way on
 #              the block layer's own tracepoints (biosnoop-tp.bt)
-# On "events" every round measures disabled, io-bt and biosnoop-bt, in an
+#   io-ftrace  kernel "events", io:io_start and io:io_done recorded into the
+#              ring buffer of a tracefs instance (overwrite mode, no reader)
+#   block-ftrace kernel "events", block:block_io_start and block_io_done
+#              recorded the same way
+# On "events" every round measures disabled and the consumer rows, in an
 # order that turns around from round to round (A-B-C, C-B-A). One line per
 # measurement on the TAP stream:
 #   # BENCH kernel=K boot=B round=N row=R mode=M iops=X
@@ -49,7 +53,7 @@ events)
 	[ -d $TR/events/io ] || bail "kernel events has no io trace events"
 	command -v bpftrace >/dev/null || bail "bpftrace is not in the guest"
 	[ -d $TR/events/block/block_io_start ] || bail "no block:block_io_start tracepoint"
-	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt}
+	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt io-ftrace block-ftrace}
 	;;
 *) bail "unknown kernel $KERNEL" ;;
 esac
@@ -64,17 +68,45 @@ fio_run() {
 # shellcheck source=../../selftests/io-bpftrace/bt.sh
 . ../../io-bpftrace/bt.sh
 
+INST=$TR/instances/bench-io-trace
+# ftrace_events ROW: the two events a ring-buffer row records
+ftrace_events() {
+	case $1 in
+	io-ftrace) echo "io/io_start io/io_done" ;;
+	block-ftrace) echo "block/block_io_start block/block_io_done" ;;
+	esac
+}
+# ftrace_written: the events the instance's buffer took (kept or overwritten)
+ftrace_written() {
+	cat $INST/per_cpu/cpu*/stats | awk '/^(entries|overrun):/ { n += $2 } END { print n + 0 }'
+}
+
 # consumer_begin ROW / consumer_end ROW ROUND: the row's consumer around
 # both modes' measurements, and the check that it saw the reads.
 consumer_begin() {
 	case $1 in
 	io-bt) bt_start ./io-consumer.bt $T/bt.out $T/bt.err ;;
 	biosnoop-bt) bt_start ./biosnoop-tp.bt $T/bt.out $T/bt.err ;;
+	io-ftrace | block-ftrace)
+		mkdir $INST || bail "tracefs instance"
+		for _e in $(ftrace_events "$1"); do
+			echo 1 >$INST/events/$_e/enable || bail "enable $_e"
+		done
+		;;
 	esac
 	reads=0
 }
 consumer_end() {
 	case $1 in
+	io-ftrace | block-ftrace)
+		for _e in $(ftrace_events "$1"); do
+			echo 0 >$INST/events/$_e/enable
+		done
+		# a start and a done per read, the warm-up's too
+		check_cmp "$KERNEL $2 $1: the ring buffer took two events per read" \
+			-ge "$(ftrace_written)" $((2 * reads))
+		rmdir $INST
+		;;
 	io-bt | biosnoop-bt)
 		bt_stop $T/bt.out
 		check_eq "$KERNEL $2 $1: bpftrace ended on SIGINT" 0 "$?"

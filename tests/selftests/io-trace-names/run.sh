@@ -21,7 +21,10 @@ T=/tmp/io-trace-names
 READS=16
 [ -d $TR/events/io ] || skip_all "no io trace events (CONFIG_IO_TRACE_EVENTS)"
 mkdir -p $T
-modprobe null_blk nr_devices=1 gb=1 || bail "modprobe null_blk"
+# Completions by timer, 1 ms after submission: each read's task sleeps
+# in its wait (with completions in the submitter's softirq a fast guest
+# saw no wait at all)
+modprobe null_blk nr_devices=1 gb=1 irqmode=2 completion_nsec=1000000 || bail "modprobe null_blk"
 [ -b /dev/nullb0 ] || bail "/dev/nullb0 is missing"
 DEVNO=$(tr ':' ',' </sys/class/block/nullb0/dev)
 
