@@ -14,6 +14,7 @@
 #include <linux/kernfs.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/task_io_stats.h>
@@ -513,6 +514,29 @@ static void switch_on_gives_counters_test(struct kunit *test)
 	kthread_stop(before);
 }
 
+/*
+ * Every task that existed when the accounting was switched on has its
+ * counters, whether it ever submitted a bio or not: here init and
+ * kthreadd, forked before the switch (at early_initcall with the boot
+ * parameter, else when this suite switched it on).
+ */
+static void early_tasks_have_counters_test(struct kunit *test)
+{
+	static const pid_t early[] = { 1, 2 };
+	struct task_struct *tsk;
+	unsigned int i;
+	bool has;
+
+	KUNIT_ASSERT_TRUE(test, task_io_stats_enabled());
+	for (i = 0; i < ARRAY_SIZE(early); i++) {
+		rcu_read_lock();
+		tsk = pid_task(find_vpid(early[i]), PIDTYPE_PID);
+		has = tsk && READ_ONCE(tsk->io_stats);
+		rcu_read_unlock();
+		KUNIT_EXPECT_TRUE_MSG(test, has, "pid %d", early[i]);
+	}
+}
+
 static bool enabled_before_suite;
 
 static struct kunit_case taskstats_io_cases[] = {
@@ -533,6 +557,7 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(wait_never_allocates_test),
 	KUNIT_CASE(submit_never_allocates_test),
 	KUNIT_CASE(switch_on_gives_counters_test),
+	KUNIT_CASE(early_tasks_have_counters_test),
 	{}
 };
 
