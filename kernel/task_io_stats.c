@@ -8,10 +8,11 @@
  * directly and charged to the sleeping task: count, total, maximum and a
  * log2 histogram.  A task only ever writes its own counters, from task
  * context, so the hot paths take no lock and touch no shared cache line.
- * The counters are a slab object that task_struct points to, allocated at
- * fork while the accounting is on (else on the task's first submitted
- * bio), as delay accounting keeps its own; nothing is allocated in
- * io_schedule().
+ * The counters are a slab object that task_struct points to, as delay
+ * accounting keeps its own: switching the accounting on gives every
+ * thread its counters, and fork gives them to new tasks while it is on.
+ * The hooks only read the pointer: nothing is allocated in submit_bio()
+ * or io_schedule().
  *
  * The accounting is off by default; kernel.task_io_stats switches it at
  * run time, task_io_stats at boot. The netlink side is in
@@ -28,9 +29,11 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
@@ -39,17 +42,144 @@
 #include <kunit/visibility.h>
 
 DEFINE_STATIC_KEY_FALSE(task_io_stats_key);
+DEFINE_STATIC_KEY_FALSE(task_io_stats_fork_key);
+
+static struct kmem_cache *task_io_stats_cache __ro_after_init;
 
 /*
  * The switch, off by default as delay accounting is: the sysctl
  * kernel.task_io_stats (0 or 1) at run time, the kernel parameter
  * task_io_stats (alone or =1, =y ...) at boot. Off, the hooks cost one
- * patched jump and fork allocates nothing. The static key itself is the
- * state; it can be switched once jump labels can be patched
+ * patched jump and fork allocates nothing. The static keys themselves are
+ * the state; they can be switched once jump labels can be patched
  * (early_initcall), so the boot parameter is only recorded until then.
  */
 static bool task_io_stats_boot;
 core_param(task_io_stats, task_io_stats_boot, bool, 0);
+
+/* Serialises switching, and so the passes of task_io_stats_give_all(). */
+static DEFINE_MUTEX(task_io_stats_switch_lock);
+
+/*
+ * Give @tsk counters of its own unless it has some. Both the switch and
+ * the parent in copy_process() may try for the same new task: the first
+ * one wins, the other frees its copy. Zeroed before published: pairs with
+ * READ_ONCE() in the hooks and smp_load_acquire() in the taskstats readers.
+ */
+static bool task_io_stats_publish(struct task_struct *tsk,
+				  struct task_io_stats *s)
+{
+	return !cmpxchg(&tsk->io_stats, NULL, s);
+}
+
+/**
+ * __task_io_stats_fork() - give a new task its counters
+ * @tsk: the new task, on the task list but not running yet
+ *
+ * Called while the accounting is on or being switched on. If the
+ * allocation fails the task is not counted, as delay accounting leaves it,
+ * until the accounting is next switched on.
+ *
+ * Context: process context (copy_process()), may sleep.
+ */
+void __task_io_stats_fork(struct task_struct *tsk)
+{
+	struct task_io_stats *s;
+
+	if (READ_ONCE(tsk->io_stats))
+		return;
+	s = kmem_cache_alloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
+	if (!s)
+		return;
+	task_io_stats_zero(s);
+	if (!task_io_stats_publish(tsk, s))
+		kmem_cache_free(task_io_stats_cache, s);
+}
+
+/* How many threads on the task list have no counters. */
+static unsigned int task_io_stats_nr_lacking(void)
+{
+	struct task_struct *g, *t;
+	unsigned int nr = 0;
+
+	read_lock(&tasklist_lock);
+	for_each_process_thread(g, t)
+		nr += !READ_ONCE(t->io_stats);
+	read_unlock(&tasklist_lock);
+	return nr;
+}
+
+/* Fill @spare with up to @nr zeroed counters. Return: how many. */
+static unsigned int task_io_stats_alloc_spares(struct task_io_stats **spare,
+					       unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		spare[i] = kmem_cache_alloc(task_io_stats_cache, GFP_KERNEL);
+		if (!spare[i])
+			break;
+		task_io_stats_zero(spare[i]);
+	}
+	return i;
+}
+
+/*
+ * Hand @spare[0..@nr) out to threads still without counters, under
+ * tasklist_lock: no thread is released (__exit_signal()) or linked
+ * meanwhile. Return: how many are left over.
+ */
+static unsigned int task_io_stats_hand_out(struct task_io_stats **spare,
+					   unsigned int nr)
+{
+	struct task_struct *g, *t;
+
+	read_lock(&tasklist_lock);
+	for_each_process_thread(g, t) {
+		if (nr && !READ_ONCE(t->io_stats) &&
+		    task_io_stats_publish(t, spare[nr - 1]))
+			nr--;
+	}
+	read_unlock(&tasklist_lock);
+	return nr;
+}
+
+/*
+ * Give every thread on the task list its counters, with fork already
+ * giving them to new tasks: count the threads without, allocate that many
+ * outside any lock (GFP_KERNEL, may sleep), hand them out under
+ * tasklist_lock, and repeat until a pass finds none without. Any task
+ * linked after that pass was forked with task_io_stats_fork_key on: its
+ * parent gives it counters once it is linked (task_io_stats_fork() runs
+ * after copy_process() unlocks the task list, so either that pass saw the
+ * task or the parent sees the key).
+ *
+ * Return: 0, or -ENOMEM; counters already handed out then stay with their
+ * threads, as if forked while the accounting was on.
+ */
+static int task_io_stats_give_all(void)
+{
+	struct task_io_stats **spare;
+	unsigned int lacking, nr;
+	int err = 0;
+
+	while ((lacking = task_io_stats_nr_lacking())) {
+		spare = kvmalloc_array(lacking, sizeof(*spare), GFP_KERNEL);
+		if (!spare)
+			return -ENOMEM;
+		nr = task_io_stats_alloc_spares(spare, lacking);
+		if (nr == lacking)
+			nr = task_io_stats_hand_out(spare, nr);
+		else
+			err = -ENOMEM;
+		while (nr)
+			kmem_cache_free(task_io_stats_cache, spare[--nr]);
+		kvfree(spare);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 /**
  * task_io_stats_enabled() - is per-task I/O accounting on?
@@ -66,18 +196,37 @@ EXPORT_SYMBOL_IF_KUNIT(task_io_stats_enabled);
  * task_io_stats_set_enabled() - switch per-task I/O accounting
  * @on: the new state
  *
- * Context: process context, may sleep (patches the hooks).
- * Return: the old state.
+ * Switching on first has fork give new tasks their counters, then gives
+ * every existing thread its own, and only then turns the hooks on: they
+ * never allocate. If that runs out of memory the accounting stays off.
+ *
+ * Context: process context, may sleep.
+ * Return: 1 if the state changed, 0 if it already was @on, -ENOMEM if the
+ * counters could not all be allocated (nothing switched).
  */
-bool task_io_stats_set_enabled(bool on)
+int task_io_stats_set_enabled(bool on)
 {
-	bool was = task_io_stats_enabled();
+	int ret = 0;
 
-	if (on)
+	mutex_lock(&task_io_stats_switch_lock);
+	if (on == task_io_stats_enabled())
+		goto unlock;
+	if (on) {
+		static_branch_enable(&task_io_stats_fork_key);
+		ret = task_io_stats_give_all();
+		if (ret) {
+			static_branch_disable(&task_io_stats_fork_key);
+			goto unlock;
+		}
 		static_branch_enable(&task_io_stats_key);
-	else
+	} else {
 		static_branch_disable(&task_io_stats_key);
-	return was;
+		static_branch_disable(&task_io_stats_fork_key);
+	}
+	ret = 1;
+unlock:
+	mutex_unlock(&task_io_stats_switch_lock);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_set_enabled);
 
@@ -93,7 +242,10 @@ static int task_io_stats_sysctl(const struct ctl_table *table, int write,
 	err = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
 	if (err || !write)
 		return err;
-	if (task_io_stats_set_enabled(state) != !!state)
+	err = task_io_stats_set_enabled(state);
+	if (err < 0)
+		return err;
+	if (err)
 		pr_info("taskstats_io: accounting %s\n", state ? "on" : "off");
 	return 0;
 }
@@ -117,12 +269,19 @@ static int __init task_io_stats_sysctl_init(void)
 late_initcall(task_io_stats_sysctl_init);
 #endif
 
+/*
+ * Before most tasks exist, but after init and the first kernel threads:
+ * the switch gives those their counters as it would at run time.
+ */
 static int __init task_io_stats_setup(void)
 {
-	if (task_io_stats_boot) {
-		task_io_stats_set_enabled(true);
+	task_io_stats_cache = KMEM_CACHE(task_io_stats, SLAB_PANIC);
+	if (!task_io_stats_boot)
+		return 0;
+	if (task_io_stats_set_enabled(true) < 0)
+		pr_warn("taskstats_io: no memory for the counters, accounting stays off\n");
+	else
 		pr_info("taskstats_io: accounting enabled by the command line\n");
-	}
 	return 0;
 }
 early_initcall(task_io_stats_setup);
@@ -311,61 +470,10 @@ void task_io_stats_fold(struct task_io_stats *dst,
 }
 EXPORT_SYMBOL_IF_KUNIT(task_io_stats_fold);
 
-static struct kmem_cache *task_io_stats_cache __ro_after_init;
-
-/**
- * __task_io_stats_init() - give a new task its counters
- * @tsk: the task, not running yet (copy_process()), or current
- *
- * Called while the accounting is on. If the allocation fails, the task
- * gets its counters on its first submitted bio instead.
- *
- * Context: process context, may sleep.
- */
-void __task_io_stats_init(struct task_struct *tsk)
-{
-	struct task_io_stats *s;
-
-	if (!task_io_stats_cache || tsk->io_stats)
-		return;
-	s = kmem_cache_alloc(task_io_stats_cache, GFP_KERNEL | __GFP_NOWARN);
-	if (s) {
-		task_io_stats_zero(s);
-		/* zeroed before published: pairs with READ_ONCE() in the readers */
-		smp_store_release(&tsk->io_stats, s);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(__task_io_stats_init);
-
 /*
- * The current task's counters. A task forked while the accounting was off
- * (or whose allocation at fork failed) gets them on its first submitted
- * bio. Submission may run in memory reclaim, under spinlocks or for the
- * writeback that reclaim waits for, so that allocation neither sleeps,
- * reclaims nor dips into the reserves (__GFP_NOMEMALLOC); if it fails,
- * this bio goes uncounted and the next one tries again. A wait in
- * io_schedule() never allocates: a task without counters there is not
- * timed. Only the task itself sets the pointer after fork; readers on
- * other CPUs load it with READ_ONCE().
+ * Only reads the pointer: fork or the switch gave the task its counters,
+ * or it has none (its allocation failed) and goes uncounted.
  */
-static struct task_io_stats *task_io_stats_current(void)
-{
-	struct task_io_stats *s = current->io_stats;
-
-	if (likely(s))
-		return s;
-	if (!task_io_stats_cache)
-		return NULL;	/* before the cache exists: early boot */
-	s = kmem_cache_alloc(task_io_stats_cache,
-			     GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
-	if (s) {
-		task_io_stats_zero(s);
-		/* zeroed before published: pairs with task_io_stats_fold_task() */
-		smp_store_release(&current->io_stats, s);
-	}
-	return s;
-}
-
 void __task_io_stats_submit(struct bio *bio)
 {
 	struct task_io_stats *s;
@@ -373,10 +481,11 @@ void __task_io_stats_submit(struct bio *bio)
 	/* A bio submitted from interrupt context belongs to no task. */
 	if (!in_task())
 		return;
-	s = task_io_stats_current();
+	s = READ_ONCE(current->io_stats);
 	if (s)
 		task_io_stats_account(s, bio);
 }
+EXPORT_SYMBOL_IF_KUNIT(__task_io_stats_submit);
 
 /*
  * Waits are timed with local_clock(), as delay accounting times them: it
@@ -410,7 +519,7 @@ void __task_io_wait_done(struct task_io_wait *w)
 	/* Woken before it went to sleep: no wait to count. */
 	if (READ_ONCE(current->nvcsw) == w->nvcsw)
 		return;
-	s = current->io_stats;
+	s = READ_ONCE(current->io_stats);
 	if (s)
 		task_io_stats_record_wait(s, now > w->start_ns ?
 					  now - w->start_ns : 0);
@@ -465,10 +574,3 @@ void task_io_stats_free_signal(struct signal_struct *sig)
 		kmem_cache_free(task_io_stats_cache, sig->io_stats);
 	sig->io_stats = NULL;
 }
-
-static int __init task_io_stats_cache_init(void)
-{
-	task_io_stats_cache = KMEM_CACHE(task_io_stats, SLAB_PANIC);
-	return 0;
-}
-core_initcall(task_io_stats_cache_init);

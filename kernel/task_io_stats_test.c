@@ -2,8 +2,9 @@
 /*
  * KUnit tests for per-task block I/O statistics: the histogram buckets,
  * the classification of bios, wait recording, folding, the export of the
- * netlink payload, what task_struct and signal_struct pay for it, and
- * which io_schedule() calls count as waits.
+ * netlink payload, what task_struct and signal_struct pay for it,
+ * which io_schedule() calls count as waits, and which tasks have
+ * counters: the hooks never allocate, the switch gives them.
  */
 
 #include <kunit/test.h>
@@ -13,6 +14,7 @@
 #include <linux/kernfs.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/task_io_stats.h>
@@ -377,12 +379,11 @@ static u64 current_waits(void)
 
 /*
  * The cases below run with the accounting on (the suite switches it on)
- * and counters for the test thread, as fork gives them while it is on.
+ * and counters for the test thread, which fork gave it.
  */
-static void give_counters(struct kunit *test)
+static void has_counters(struct kunit *test)
 {
-	__task_io_stats_init(current);
-	KUNIT_ASSERT_NOT_NULL(test, current->io_stats);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(current->io_stats));
 }
 
 /* A real sleep in io_schedule_timeout() is one wait. */
@@ -390,7 +391,7 @@ static void real_wait_counted_test(struct kunit *test)
 {
 	u64 before;
 
-	give_counters(test);
+	has_counters(test);
 	before = current_waits();
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	io_schedule_timeout(2);
@@ -410,7 +411,7 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 	struct task_io_wait w;
 	u64 before;
 
-	give_counters(test);
+	has_counters(test);
 	before = current_waits();
 
 	/* woken before io_schedule(): a switch is involuntary */
@@ -444,9 +445,8 @@ static void runnable_switch_not_counted_test(struct kunit *test)
 }
 
 /*
- * Nothing is allocated in io_schedule(): a task without counters (forked
- * while the accounting was off) is not timed there, and gets its counters
- * only when it submits a bio.
+ * Nothing is allocated in io_schedule(): a task without counters (its
+ * allocation at fork failed) is not timed there.
  */
 static void wait_never_allocates_test(struct kunit *test)
 {
@@ -457,6 +457,84 @@ static void wait_never_allocates_test(struct kunit *test)
 	io_schedule_timeout(2);
 	KUNIT_EXPECT_NULL(test, current->io_stats);
 	current->io_stats = saved;
+}
+
+/* Nor in submit_bio(): a task without counters is not counted there. */
+static void submit_never_allocates_test(struct kunit *test)
+{
+	struct task_io_stats *saved = current->io_stats;
+	struct bio bio = {};
+
+	bio.bi_opf = REQ_OP_READ;
+	bio.bi_iter.bi_size = 4096;
+	current->io_stats = NULL;
+	__task_io_stats_submit(&bio);
+	KUNIT_EXPECT_NULL(test, current->io_stats);
+	current->io_stats = saved;
+}
+
+static int sleeper_fn(void *arg)
+{
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/*
+ * A thread forked while the accounting was off has no counters, and has
+ * them as soon as the accounting is switched on, before it submits
+ * anything; a thread forked while it is on has them from fork.
+ */
+static void switch_on_gives_counters_test(struct kunit *test)
+{
+	struct task_struct *before, *after;
+
+	KUNIT_ASSERT_EQ(test, task_io_stats_set_enabled(false), 1);
+	before = kthread_run(sleeper_fn, NULL, "tio_before");
+	if (IS_ERR(before)) {
+		task_io_stats_set_enabled(true);
+		KUNIT_FAIL_AND_ABORT(test, "kthread_run: %pe", before);
+	}
+	KUNIT_EXPECT_NULL(test, READ_ONCE(before->io_stats));
+
+	KUNIT_EXPECT_EQ(test, task_io_stats_set_enabled(true), 1);
+	KUNIT_EXPECT_TRUE(test, task_io_stats_enabled());
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(before->io_stats));
+	KUNIT_EXPECT_EQ(test, task_io_stats_set_enabled(true), 0);
+
+	after = kthread_run(sleeper_fn, NULL, "tio_after");
+	if (!IS_ERR(after)) {
+		KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(after->io_stats));
+		kthread_stop(after);
+	}
+	kthread_stop(before);
+}
+
+/*
+ * Every task that existed when the accounting was switched on has its
+ * counters, whether it ever submitted a bio or not: here init and
+ * kthreadd, forked before the switch (at early_initcall with the boot
+ * parameter, else when this suite switched it on).
+ */
+static void early_tasks_have_counters_test(struct kunit *test)
+{
+	static const pid_t early[] = { 1, 2 };
+	struct task_struct *tsk;
+	unsigned int i;
+	bool has;
+
+	KUNIT_ASSERT_TRUE(test, task_io_stats_enabled());
+	for (i = 0; i < ARRAY_SIZE(early); i++) {
+		rcu_read_lock();
+		tsk = pid_task(find_vpid(early[i]), PIDTYPE_PID);
+		has = tsk && READ_ONCE(tsk->io_stats);
+		rcu_read_unlock();
+		KUNIT_EXPECT_TRUE_MSG(test, has, "pid %d", early[i]);
+	}
 }
 
 static bool enabled_before_suite;
@@ -477,13 +555,19 @@ static struct kunit_case taskstats_io_cases[] = {
 	KUNIT_CASE(real_wait_counted_test),
 	KUNIT_CASE(runnable_switch_not_counted_test),
 	KUNIT_CASE(wait_never_allocates_test),
+	KUNIT_CASE(submit_never_allocates_test),
+	KUNIT_CASE(switch_on_gives_counters_test),
+	KUNIT_CASE(early_tasks_have_counters_test),
 	{}
 };
 
 static int taskstats_io_suite_init(struct kunit_suite *suite)
 {
-	enabled_before_suite = task_io_stats_set_enabled(true);
-	return 0;
+	int err;
+
+	enabled_before_suite = task_io_stats_enabled();
+	err = task_io_stats_set_enabled(true);
+	return err < 0 ? err : 0;
 }
 
 static void taskstats_io_suite_exit(struct kunit_suite *suite)

@@ -104,16 +104,17 @@ int taskstats_io_reserve(struct sk_buff *skb, struct taskstats_io **io)
 }
 
 /*
- * Add a task's counters, if it has any yet.  The task publishes its block
- * with smp_store_release() and keeps it until it is freed or released
- * (then the block belongs to its signal_struct, which outlives it).
+ * Add a task's counters, if it has any yet.  Its block is published once,
+ * zeroed, at fork or when the accounting is switched on, and stays until
+ * the task is freed or released (then the block belongs to its
+ * signal_struct, which outlives it).
  */
 static void task_io_stats_fold_task(struct task_io_stats *sum,
 				    struct task_struct *tsk)
 {
 	struct task_io_stats *s;
 
-	/* pairs with smp_store_release() in task_io_stats_current() */
+	/* pairs with cmpxchg() in task_io_stats_publish() */
 	s = smp_load_acquire(&tsk->io_stats);
 	if (s)
 		task_io_stats_fold(sum, s);

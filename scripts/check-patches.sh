@@ -284,12 +284,21 @@ result $? "every page the series adds is in a toctree, every page it names exist
 
 # No page of the series, commit message or cover letter names a path of
 # this machine (the selftests' own /tmp files are the guest's, not ours).
+# A page the series adds is checked whole; of an upstream page it changes,
+# only the lines it adds (upstream's own examples name /tmp files).
 words=$work/messages.txt
 for p in 0000-cover-letter.patch "${series[@]}"; do
 	sed '/^---$/q' "$patches/$p"
 done >"$words"
-mapfile -t pages < <(git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- Documentation/ |
+mapfile -t pages < <(git -C "$src" diff --name-only --diff-filter=A "$base" HEAD -- Documentation/ |
 	sed "s|^|$src/|")
+added=$work/added-lines
+rm -rf "$added"
+while read -r f; do
+	mkdir -p "$added/$(dirname "$f")"
+	git -C "$src" diff -U0 "$base" HEAD -- "$f" | sed -n '/^+++ /d; s/^+//p' >"$added/$f"
+	pages+=("$added/$f")
+done < <(git -C "$src" diff --name-only --diff-filter=M "$base" HEAD -- Documentation/)
 scripts/check-doc-paths.sh "$words" "${pages[@]}" >"$log" 2>&1
 result $? "no page or message of the series names a path of the build machine (${#pages[@]} pages)" "$log"
 

@@ -19,7 +19,9 @@ struct task_struct;
 #include <linux/jump_label.h>
 #include <linux/sched.h>
 
+/* The hooks count; fork gives new tasks counters (on while switching on, too). */
 DECLARE_STATIC_KEY_FALSE(task_io_stats_key);
+DECLARE_STATIC_KEY_FALSE(task_io_stats_fork_key);
 
 unsigned int task_io_stats_bucket(u64 ns);
 void task_io_stats_account(struct task_io_stats *s, const struct bio *bio);
@@ -30,7 +32,7 @@ void task_io_stats_read(struct task_io_stats *snap,
 void task_io_stats_fold(struct task_io_stats *dst,
 			const struct task_io_stats *src);
 
-void __task_io_stats_init(struct task_struct *tsk);
+void __task_io_stats_fork(struct task_struct *tsk);
 void __task_io_stats_submit(struct bio *bio);
 void __task_io_wait_start(struct task_io_wait *w);
 void __task_io_wait_done(struct task_io_wait *w);
@@ -56,19 +58,25 @@ static inline void task_io_wait_done(struct task_io_wait *w)
 		__task_io_wait_done(w);
 }
 
-/*
- * A new task: copy_process() copied the parent's pointer. It gets counters
- * of its own now if the accounting is on.
- */
+/* A new task: dup_task_struct() copied the parent's pointer. */
 static inline void task_io_stats_init(struct task_struct *tsk)
 {
 	tsk->io_stats = NULL;
-	if (static_branch_unlikely(&task_io_stats_key))
-		__task_io_stats_init(tsk);
+}
+
+/*
+ * A new task, now on the task list: counters of its own if the accounting
+ * is on or being switched on. Called after copy_process() unlocks the task
+ * list, where the switch's passes over the list meet it.
+ */
+static inline void task_io_stats_fork(struct task_struct *tsk)
+{
+	if (static_branch_unlikely(&task_io_stats_fork_key))
+		__task_io_stats_fork(tsk);
 }
 
 bool task_io_stats_enabled(void);
-bool task_io_stats_set_enabled(bool on);
+int task_io_stats_set_enabled(bool on);
 void task_io_stats_exit_signal(struct task_struct *tsk);
 void task_io_stats_free(struct task_struct *tsk);
 void task_io_stats_free_signal(struct signal_struct *sig);
@@ -80,6 +88,7 @@ static inline void task_io_wait_start(struct task_io_wait *w) { }
 
 static inline void task_io_wait_done(struct task_io_wait *w) { }
 static inline void task_io_stats_init(struct task_struct *tsk) { }
+static inline void task_io_stats_fork(struct task_struct *tsk) { }
 static inline void task_io_stats_exit_signal(struct task_struct *tsk) { }
 static inline void task_io_stats_free(struct task_struct *tsk) { }
 static inline void task_io_stats_free_signal(struct signal_struct *sig) { }

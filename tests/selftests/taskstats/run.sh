@@ -57,6 +57,41 @@ stop_load() {
 	wait "$loadpid" 2>/dev/null
 }
 
+# proc_io PID KEY: a line of /proc/PID/io
+proc_io() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/io"; }
+
+# start_writer: a buffered writer, $ddpid, pinned to CPU 0: dd to $DEV
+# through the page cache, under a 1 MiB dirty limit, its input a FIFO we
+# hold open as fd 7. 9 blocks asked, 8 given (feed_writer): dd stays
+# alive, blocked on its input, to be queried; seek=32 MiB keeps it clear
+# of what the other sections read.
+start_writer() {
+	ratio=$(cat /proc/sys/vm/dirty_ratio)
+	bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
+	echo 524288 >/proc/sys/vm/dirty_background_bytes
+	echo 1048576 >/proc/sys/vm/dirty_bytes
+	rm -f $T/wfifo
+	mkfifo $T/wfifo
+	taskset -c 0 /usr/bin/dd if=$T/wfifo of=$DEV bs=1M seek=32 count=9 \
+		iflag=fullblock status=none &
+	ddpid=$!
+	exec 7>$T/wfifo
+}
+
+# feed_writer: 8 MiB for it to write, then sync.
+feed_writer() {
+	head -c 8388608 /dev/zero >&7
+	wait_for 60 eval '[ "$(proc_io $ddpid wchar)" = 8388608 ]' || bail "dd did not write 8 MiB"
+	sync
+}
+
+stop_writer() {
+	exec 7>&-
+	wait $ddpid
+	echo "$ratio" >/proc/sys/vm/dirty_ratio
+	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+}
+
 # start_listener NAME ARGS...: `iotally tasks -m` in the background.
 start_listener() {
 	_name=$1
@@ -194,6 +229,34 @@ check_eq "switch: a refused value changes nothing" 0 "$(cat $S)"
 echo 1 >$S
 check_eq "switch: back on" 1 "$(cat $S)"
 ram_reads "accounting back on" 3 3 24
+
+# Tasks forked while the accounting was off are counted once it is
+# switched on: the switch gives every thread its counters, so they count
+# what they do from then on. ioload, started while off, does its reads
+# again after the switch. A buffered writer, started while off, submits
+# no bio at all (its writeback goes to sync), yet its sleeps in dirty
+# throttling are I/O waits from the switch on. (Each is started alone:
+# the other would inherit its FIFO and keep it from seeing end of file.)
+echo 0 >$S
+start_load $DEV 0 4 4096 0 0 0
+echo 1 >$S
+echo again >&5
+wait_for 30 eval '[ "$(grep -c "^ready" $T/load.out)" = 2 ]' ||
+	bail "ioload did not read again"
+tasks_query early "query pid, started while off" -p $loadpid
+check_ops "started while off, read after the switch" $T/early.txt read 4 32
+check_ok "started while off: its waits counted, near 4" near 4 \
+	"$(field $T/early.txt wait 3)"
+stop_load
+echo 0 >$S
+start_writer
+echo 1 >$S
+feed_writer
+tasks_query early_dd "query the buffered writer started while off" -p $ddpid
+check_ops "buffered writer started while off: no bio of its own" $T/early_dd.txt write 0 0
+check_cmp "buffered writer started while off: its throttling waits counted" \
+	-ge "$(field $T/early_dd.txt wait 3)" 1
+stop_writer
 
 # ---------------------------------------------------------------- threads
 # 3 threads, each 4 reads of 4 KiB and 2 writes of 4 KiB, all exited.

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # Sourced by run.sh after ../lib.sh (run() sets $out), and called after its
-# start_load() set $loadpid: shellcheck cannot see that from this file.
+# start_load() set $loadpid and start_writer() $ddpid: shellcheck cannot
+# see that from this file.
 # shellcheck disable=SC2154
 #
 # Sourced by run.sh: what Documentation/taskstats-io.rst says is charged to
@@ -14,34 +15,15 @@
 # $DELAY_MS ms throttles it. And the run-queue delay after a wake-up is
 # part of a wait.
 
-# proc_io PID KEY: a line of /proc/PID/io
-proc_io() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/io"; }
-
-ratio=$(cat /proc/sys/vm/dirty_ratio)
-bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
-echo 524288 >/proc/sys/vm/dirty_background_bytes
-echo 1048576 >/proc/sys/vm/dirty_bytes
-rm -f $T/wfifo
-mkfifo $T/wfifo
-# 9 blocks asked, 8 given: dd stays alive, blocked on its input, to be
-# queried; seek=32 MiB keeps it clear of what the other sections read.
-taskset -c 0 /usr/bin/dd if=$T/wfifo of=$DEV bs=1M seek=32 count=9 iflag=fullblock \
-	status=none &
-ddpid=$!
-exec 7>$T/wfifo
-head -c 8388608 /dev/zero >&7
-wait_for 60 eval '[ "$(proc_io $ddpid wchar)" = 8388608 ]' || bail "dd did not write 8 MiB"
-sync
+start_writer
+feed_writer
 tasks_query dd "query the buffered writer" -p $ddpid
 check_ops "buffered writer after sync: no bio of its own" $T/dd.txt write 0 0
 check_eq "... where /proc/PID/io charges it the 8 MiB it dirtied" 8388608 \
 	"$(proc_io $ddpid write_bytes)"
 check_cmp "dirty throttling: its sleeps in balance_dirty_pages() are I/O waits" \
 	-ge "$(field $T/dd.txt wait 3)" 1
-exec 7>&-
-wait $ddpid
-echo "$ratio" >/proc/sys/vm/dirty_ratio
-echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+stop_writer
 
 # The run-queue delay after the wake-up is part of the wait: a reader
 # pinned to CPU 0 reads null_blk, whose timer completes each read after
