@@ -37,9 +37,11 @@ kernel_config() {
 # modules built out of tree (scripts/statistic-module.sh).
 out_of_tree="CONFIG_STATISTICS CONFIG_SAMPLE_STATISTIC"
 
-# sourced FILE: the files FILE sources from another folder (". ../x").
+# sourced FILE: the files FILE sources from another folder (". ../x"), and
+# the awk programs it runs from one ("awk -f ../x").
 sourced() {
 	sed -n 's/^[[:space:]]*\. \(\.\.\/[A-Za-z0-9_./-]*\).*/\1/p' "$1"
+	grep -o 'awk -f \.\./[A-Za-z0-9_./-]*' "$1" | sed 's/^awk -f //'
 }
 
 suites=()

@@ -157,6 +157,7 @@ if ((nvme_multipath)); then
 	# (shared, no bus given): two paths to one namespace. The controllers
 	# of one subsystem share its serial number (QEMU checks).
 	truncate -s 64M "$logs/nvme.img"
+	# shellcheck disable=SC2054 # QEMU's own option lists, comma-separated
 	device_args=(-device nvme-subsys,id=iosubsys,nqn=iotally-subsys
 		-device nvme,serial=iotally,subsys=iosubsys
 		-device nvme,serial=iotally,subsys=iosubsys
