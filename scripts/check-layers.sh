@@ -55,9 +55,9 @@ check_eq "the layer diagram of ${doc#"$top"/} has our four stacks" \
 
 # The texts that give the order for the kernel tree give the diagram's.
 stack_of() { printf '%s\n' "${stacks[@]}" | grep "^$1/"; }
-check_eq "the file list of Documentation/device-mapper-stats.rst is in the diagram's order" \
+check_eq "the file list of Documentation/admin-guide/device-mapper/statistics-engine.rst is in the diagram's order" \
 	"$(stack_of drivers/md)" \
-	"$(sed -n 's/^- ``\(drivers\/md\/dm-stat[a-z-]*\)\.c``.*/\1/p' "$top/Documentation/device-mapper-stats.rst" | xargs)"
+	"$(sed -n 's/^- ``\(drivers\/md\/dm-stat[a-z-]*\)\.c``.*/\1/p' "$top/Documentation/admin-guide/device-mapper/statistics-engine.rst" | xargs)"
 check_eq "the comment of lib/statistic-internal.h is in the diagram's order" \
 	"$(stack_of lib)" \
 	"$(sed -n '/^ \* The layer.s files, each calling only those listed before it:$/,/\*\//p' \

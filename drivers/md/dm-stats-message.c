@@ -2,7 +2,8 @@
 /*
  * Device-mapper I/O statistics: the @stats_* messages, parsed and checked
  * here before dm-stats.c acts on a device's regions. A message that fails
- * here changes nothing. See Documentation/device-mapper-stats.rst.
+ * here changes nothing. See
+ * Documentation/admin-guide/device-mapper/statistics-engine.rst.
  */
 #include <linux/device-mapper.h>
 #include <linux/math64.h>

@@ -7,7 +7,7 @@
  * Messages of one device are serialised by its mutex. Creating or deleting
  * a region publishes a new region index with RCU and never waits for I/O:
  * the generation in the index tells an I/O which regions existed when it
- * started. See Documentation/device-mapper-stats.rst.
+ * started. See Documentation/admin-guide/device-mapper/statistics-engine.rst.
  */
 #include <linux/device-mapper.h>
 #include <linux/export.h>

@@ -4,7 +4,7 @@
  *
  * The engine keeps user-defined regions of a mapped device, split into
  * areas, and counts I/O per area in per-CPU counters. See
- * Documentation/device-mapper-stats.rst.
+ * Documentation/admin-guide/device-mapper/statistics-engine.rst.
  */
 #ifndef DM_STATS_H
 #define DM_STATS_H

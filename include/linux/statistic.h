@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Generic statistics layer: exploiters report (X, Y) pairs, users decide in
- * debugfs how they are processed and shown. See Documentation/statistics.rst.
+ * debugfs how they are processed and shown. See
+ * Documentation/core-api/statistics.rst.
  */
 #ifndef _LINUX_STATISTIC_H
 #define _LINUX_STATISTIC_H

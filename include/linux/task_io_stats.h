@@ -4,7 +4,7 @@
  * the block layer and how long it slept waiting for I/O.
  *
  * The taskstats side is in <linux/taskstats_io_attr.h>.  See
- * Documentation/taskstats-io.rst.
+ * Documentation/accounting/taskstats-io.rst.
  */
 #ifndef _LINUX_TASK_IO_STATS_H
 #define _LINUX_TASK_IO_STATS_H

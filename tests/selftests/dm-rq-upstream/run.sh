@@ -12,8 +12,8 @@
 # on 64-bit, which starts counting 5 minutes below it), not its duration,
 # to the read time and puts it in the histogram's last bucket. The mail
 # series fixes dm-rq.c in its first patch (suite dm-rq-fixed; see
-# Documentation/device-mapper-stats.rst). Should a later stock kernel fix
-# dm-rq.c, these checks fail and say so.
+# Documentation/admin-guide/device-mapper/statistics-engine.rst). Should
+# a later stock kernel fix dm-rq.c, these checks fail and say so.
 . ../lib.sh
 . ../dm-multipath.sh
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # dm-stats engine suite: what iotally's engine promises beyond upstream
-# (see Documentation/device-mapper-stats.rst), so it is run with our engine
-# only, on the patched kernel or on the stock kernel with our dm-mod.ko:
+# (see Documentation/admin-guide/device-mapper/statistics-engine.rst), so
+# it is run with our engine only, on the patched kernel or on the stock
+# kernel with our dm-mod.ko:
 #
 # - @stats_create neither suspends the device nor waits for I/O, and an I/O
 #   in flight when a region is created is not counted in it;

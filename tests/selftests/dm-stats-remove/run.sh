@@ -13,8 +13,9 @@ PARAM=/sys/module/dm_mod/parameters/stats_current_allocated_bytes
 GIB=1073741824
 DEV=bigstats
 # An area costs a 64-byte cache line shared by all CPUs and 96 bytes of
-# counters per possible CPU (Documentation/device-mapper-stats.rst,
-# Memory), so 1 GiB is 4,194,305 areas with 2 possible CPUs and 43,748
+# counters per possible CPU
+# (Documentation/admin-guide/device-mapper/statistics-engine.rst, Memory),
+# so 1 GiB is 4,194,305 areas with 2 possible CPUs and 43,748
 # with 255: removal reads
 # every area's shared words and frees every CPU's block, so the work to
 # prove unbroken by yields is the 1 GiB, whatever its shape.

@@ -174,7 +174,7 @@ run timeout 30 /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh
 echo "# --tasks with CAP_NET_ADMIN: exit $rc: $err"
 # (its first line: dm without CAP_SYS_ADMIN, down as above)
 check_eq "--tasks with CAP_NET_ADMIN: the query passes; this kernel has no per-task I/O (exit 5)" \
-	"5:iotally: --tasks: this kernel's taskstats carry no per-task I/O (TASKSTATS_TYPE_IO, Documentation/taskstats-io.rst)" \
+	"5:iotally: --tasks: this kernel's taskstats carry no per-task I/O (TASKSTATS_TYPE_IO, Documentation/accounting/taskstats-io.rst)" \
 	"$rc:$(printf '%s\n' "$err" | tail -n 1)"
 
 # --- the unit's capabilities -------------------------------------------------

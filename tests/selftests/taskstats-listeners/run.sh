@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Exit listeners of both kinds on the same CPUs (Documentation/taskstats-io.rst,
-# "Exit listeners"): upstream getdelays in loop mode, which complains on
-# stderr of every attribute it does not know, and `iotally tasks -m`, which
-# registers with TASKSTATS_CMD_ATTR_IO. While tasks exit, some of them
+# Exit listeners of both kinds on the same CPUs
+# (Documentation/accounting/taskstats-io.rst, "Exit listeners"): upstream
+# getdelays in loop mode, which complains on stderr of every attribute it
+# does not know, and `iotally tasks -m`, which registers with
+# TASKSTATS_CMD_ATTR_IO. While tasks exit, some of them
 # multi-threaded and doing block I/O:
 #   - getdelays prints its usual records and nothing on stderr;
 #   - iotally gets the same exits, each with TASKSTATS_TYPE_IO and the

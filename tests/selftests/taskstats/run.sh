@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Per-task block I/O in taskstats (Documentation/taskstats-io.rst).
+# Per-task block I/O in taskstats (Documentation/accounting/taskstats-io.rst).
 #
 # ioload (this directory) issues a known number of direct reads and writes of
 # known sizes, and an fsync, on a dm-delay device over brd whose every I/O

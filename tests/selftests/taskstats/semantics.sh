@@ -5,8 +5,8 @@
 # see that from this file.
 # shellcheck disable=SC2154
 #
-# Sourced by run.sh: what Documentation/taskstats-io.rst says is charged to
-# whom. A buffered writer (dd through the page cache of the dm-delay
+# Sourced by run.sh: what Documentation/accounting/taskstats-io.rst says
+# is charged to whom. A buffered writer (dd through the page cache of the dm-delay
 # device) submits no bio of its own: the writeback is charged to the task
 # that submits it (here `sync`, or the flusher), where /proc/PID/io charges
 # the writer for the bytes it dirtied. Its sleeps in dirty throttling

@@ -44,7 +44,7 @@ class TaskCollector final : public Collector {
         if (!rec.io)
             throw Error(ErrorKind::unsupported,
                         "--tasks: this kernel's taskstats carry no per-task I/O "
-                        "(TASKSTATS_TYPE_IO, Documentation/taskstats-io.rst)");
+                        "(TASKSTATS_TYPE_IO, Documentation/accounting/taskstats-io.rst)");
         client_ = std::move(client);
     }
 

@@ -87,7 +87,7 @@ void CgroupSampler::start() {
     if (!self.io || self.io->version < 2)
         throw Error(ErrorKind::unsupported,
                     "cgroups: this kernel's taskstats carry no cgroup id (TASKSTATS_TYPE_IO "
-                    "version 2, Documentation/taskstats-io.rst)");
+                    "version 2, Documentation/accounting/taskstats-io.rst)");
     std::string cpus = options_.cpus;
     if (cpus.empty())
         cpus = first_line("/sys/devices/system/cpu/online");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Taskstats over generic netlink: per-pid and per-tgid records, the classic
 // struct taskstats and the per-task block I/O attribute (TASKSTATS_TYPE_IO,
-// Documentation/taskstats-io.rst).
+// Documentation/accounting/taskstats-io.rst).
 #pragma once
 
 #include <array>
