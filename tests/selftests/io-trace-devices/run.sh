@@ -60,7 +60,8 @@ blockdev --rereadpt /dev/$HEAD || bail "re-read the partition table"
 PART=${HEAD}p1
 wait_for 10 test -b /dev/$PART || bail "no /dev/$PART"
 PART_DEV=$(devno $PART)
-check_eq "the partition starts at sector $PART_START" $PART_START "$(cat /sys/class/block/$PART/start)"
+check_eq "the partition starts at sector $PART_START" $PART_START \
+	"$(cat /sys/class/block/$PART/start)"
 
 INST=$TR/instances/io-trace-devices
 mkdir $INST || bail "tracefs instance"
@@ -76,7 +77,8 @@ trace() {
 	echo 0 >$INST/events/io/io_start/enable
 	awk -f ../io-trace/events.awk $INST/trace >$T/$_phase
 	check_eq "$_phase: no event lost" 0 \
-		"$(awk '/entries-in-buffer/ { split($3, a, "/"); print (a[1] == a[2]) ? 0 : 1 }' $INST/trace)"
+		"$(awk '/entries-in-buffer/ { split($3, a, "/"); print (a[1] == a[2]) ? 0 : 1 }' \
+			$INST/trace)"
 }
 # sel FILE AWK: fields as events.awk writes them ($1 ev, $4 dev, $6 sector,
 # $7 bytes, $8 lsector, $10 disk)
@@ -110,7 +112,8 @@ done
 trace part reads $PART
 check_eq "partition: 32 reads, the partition's device, the disk's sectors" \
 	"32 $PART_DEV $PART $((PART_START + 128)) 128" \
-	"$(sel $T/part '$1 == "start" { n++; if (!first) { first = 1; d = $4 " " $10 " " $6 " " $8 } }
+	"$(sel $T/part '$1 == "start" { n++
+			if (!first) { first = 1; d = $4 " " $10 " " $6 " " $8 } }
 		END { print n, d }')"
 same part
 check_eq "partition: the sector in the partition is the disk's less the partition's start" "" \

@@ -137,7 +137,7 @@ pairs() {
 		sort >$T/$1.start-files
 	sel $T/$1 '$1 == "done" { print $4, $6, $7, $9, $14, $15, $16, $17, $18 }' |
 		sort >$T/$1.done-files
-	check_eq "$2: every io:io_done has its io:io_start's flags, file system, inode, offset, open flags" \
+	check_eq "$2: each io:io_done has its io:io_start's flags, fs, inode, offset, oflags" \
 		"" "$(diff $T/$1.start-files $T/$1.done-files | grep '^[<>]' | head -n 6)"
 	check_eq "$2: every io:io_done is error=0 resid=0" "" \
 		"$(sel $T/$1 '$1 == "done" && ($12 != 0 || $13 != 0)')"
@@ -239,8 +239,8 @@ check_eq "writeback: the file's bytes, named with full path and mount" \
 check_cmp "writeback: the flusher (a kworker) wrote them" -gt \
 	"$(sel $F '$1 == "start" && $3 ~ /^kworker/ && $19 == "'$WB'"' | wc -l)" 0
 check_eq "writeback: the disk under dm-linear, the same names" "$WB /mnt/a" \
-	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $22 == "/dir/writeback.bin" { print $19, $21 }' |
-		sort -u)"
+	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $22 == "/dir/writeback.bin" {
+		print $19, $21 }' | sort -u)"
 
 # --- A path of 4,000 bytes: its events fit, its names cut at the front ---
 # Three names of at most 1023 bytes each keep an event within a ring
@@ -473,11 +473,12 @@ check_eq "mapped buffer: below dm-delay, the worker's reads name the device file
 	"$(sel $F '$1 == "start" && '"$ON_MID"' { printf "0x%x %s\n", and(hex($9), 0x30), $19 }' |
 		sort -u)"
 check_eq "mapped buffer: below dm-delay, at the offsets fio read" "0 16384 32768 49152" \
-	"$(sel $F '$1 == "start" && '"$ON_MID"' { print $17 }' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+	"$(sel $F '$1 == "start" && '"$ON_MID"' { print $17 }' | sort -n | tr '\n' ' ' |
+		sed 's/ $//')"
 BUF_INO=$(stat -c %i /dev/shm/mapped-buffer)
 check_eq "mapped buffer: no event has the buffer's inode" "" \
-	"$(sel $F '$16 == "'"$BUF_INO"'" && $19 != "/dev/mapper/iodelay" { print $1, $4, $14, $16 }' |
-		sort -u)"
+	"$(sel $F '$16 == "'"$BUF_INO"'" && $19 != "/dev/mapper/iodelay" {
+		print $1, $4, $14, $16 }' | sort -u)"
 echo "# the events below dm-delay (first lines):"
 sel $F "$ON_MID" | head -n 4 | sed 's/^/#   /'
 dmsetup remove iodelay
