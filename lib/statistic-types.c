@@ -264,6 +264,15 @@ static void list_add_pair(struct statistic_data *data,
 
 	entry = list_find(list, x);
 	if (unlikely(!entry)) {
+		/*
+		 * A full list stays full until its data is retired: an unseen
+		 * x is then missed without the lock, which is taken at most
+		 * once per entry and per racing adder of a new x.
+		 */
+		if (READ_ONCE(list->used) >= data->cfg.entries_max) {
+			local64_inc(&cpu->missed);
+			return;
+		}
 		raw_spin_lock_irqsave(&list->lock, flags);
 		entry = list_find(list, x);
 		if (!entry && list->used < data->cfg.entries_max) {
