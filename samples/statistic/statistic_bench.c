@@ -56,11 +56,13 @@ MODULE_PARM_DESC(batches, "timed batches per case and CPU (3 to 10001)");
 
 /* X values cycle through 0..BENCH_X_MASK: every list entry, many intervals */
 #define BENCH_X_MASK	1023
-#define BENCH_TYPES	6
+/* listfull: a list of so many entries, full after the first X values */
+#define BENCH_LIST_FULL	16
+#define BENCH_TYPES	7
 #define BENCH_REPORT_MAX	(8 * PAGE_SIZE)
 
 static const char * const bench_type_names[BENCH_TYPES] = {
-	"value", "range", "list", "array", "history", "raw",
+	"value", "range", "list", "array", "history", "raw", "listfull",
 };
 
 /* the running statistics the guarded cases add to: value and array */
@@ -488,9 +490,14 @@ static int bench_define(struct statistic *stat, unsigned int type)
 						STATISTIC_RANGE_MAX, 1024,
 						USEC_PER_SEC,
 						STATISTIC_MODE_INCREMENTS);
-	default:
+	case 5:
 		return statistic_define_raw(stat, STATISTIC_RANGE_MIN,
 					    STATISTIC_RANGE_MAX, 4096);
+	default:
+		/* 1008 of every 1024 adds an X the full list misses */
+		return statistic_define_list(stat, STATISTIC_RANGE_MIN,
+					     STATISTIC_RANGE_MAX,
+					     BENCH_LIST_FULL);
 	}
 }
 

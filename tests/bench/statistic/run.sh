@@ -46,10 +46,11 @@ cat "$RUN" >/tmp/table
 sed 's/^/# BENCH /' /tmp/table
 
 # 2 header lines, a column line, the empty loop, this_cpu_add() inline and
-# in a function of its own, six types running and stopped, and value and
-# array running under guard(rcu) and under guard(preempt).
-check_eq "table rows" 22 "$(wc -l </tmp/table)"
-for t in value range list array history raw; do
+# in a function of its own, six types and a full list (listfull: 16 entries,
+# 1024 X values) running and stopped, and value and array running under
+# guard(rcu) and under guard(preempt).
+check_eq "table rows" 24 "$(wc -l </tmp/table)"
+for t in value range list array history raw listfull; do
 	check_eq "table has $t running and stopped" 2 "$(grep -cE "^$t +(running|stopped) " /tmp/table)"
 done
 for t in value array; do
@@ -68,6 +69,10 @@ check_eq "run_range: number min avg max" "run_range $calls 0 511.500 1023" \
 	"$(echo "$data" | grep '^run_range ')"
 check_eq "run_list has 1024 X values" 1024 "$(echo "$data" | grep -c '^run_list ')"
 check_eq "run_list totals" "$calls" "$(echo "$data" | awk '$1 == "run_list" { s += $3 } END { print s }')"
+# the full list took its first 16 X values; every other add was missed
+check_eq "run_listfull has 16 X values" 16 "$(echo "$data" | grep -c '^run_listfull ')"
+check_eq "run_listfull totals: 16 of every 1024 calls" "$((calls / 64))" \
+	"$(echo "$data" | awk '$1 == "run_listfull" { s += $3 } END { print s }')"
 check_eq "run_array totals" "$((3 * calls))" \
 	"$(echo "$data" | awk '$1 == "run_array" { s += $3 } END { print s }')"
 check_eq "run_array <=512 interval: X 257..512" "run_array <=512 $((3 * calls / 4))" \
