@@ -850,8 +850,14 @@ static bool io_trace_data_file(struct io_trace_flight *fl, const struct bio *bio
 
 	if (!sl)
 		return false;
+	/*
+	 * The owner is in flight while bios with its pages are, and filled
+	 * its slot before any of them was sent: the slot is read once it
+	 * is found, and read again after, in case it was reused meanwhile.
+	 */
+	smp_rmb();	/* the value after the key that found it */
 	v.data = sl->data;
-	/* The owner is in flight while bios with its pages are */
+	smp_rmb();	/* the key again after the value */
 	if (READ_ONCE(sl->key) != key || v.data.contested)
 		return false;
 	off = io_trace_bvec_distance(bio->bi_io_vec, v.data.idx, v.data.done,
