@@ -256,6 +256,27 @@ for j in 0 1 2 3; do
 done
 check_eq "flood: every write reached the disk intact" "4 0" "$good $wait_ok"
 
+# --- A consumer that stops reading: the I/O goes on, the loss is counted ---
+# snoop stopped (SIGSTOP) with its buffer small: the writes complete at
+# their own pace, the events that found the buffer full are counted when
+# snoop reads again, and nothing waits for it.
+snoop_start snoop.stalled snoop --buffer-kb 4 --device nullb0
+kill -STOP "$snpid"
+start_ns=$(date +%s%N)
+$DD if=$T/flood.src of=$NULLB bs=4k seek=110000 oflag=direct status=none
+stalled_rc=$?
+stalled_ms=$((($(date +%s%N) - start_ns) / 1000000))
+kill -CONT "$snpid"
+sleep 1
+snoop_stop INT
+echo "# stalled consumer: 1024 direct writes in $stalled_ms ms; $(tail -1 $T/snoop.stalled.err)"
+check_eq "stalled consumer: the writes complete while snoop is stopped" 0 "$stalled_rc"
+check_eq "stalled consumer: snoop ends cleanly once it runs again" 0 "$rc"
+lost=$(sed -n 's/^snoop: [0-9]* unmatched, \([0-9]*\) lost$/\1/p' $T/snoop.stalled.err)
+check_cmp "stalled consumer: what found its buffer full is counted as lost" -gt "${lost:-0}" 0
+check_eq "stalled consumer: the writes reached the disk intact" "$(md5sum <$T/flood.src)" \
+	"$($DD if=$NULLB bs=4k skip=110000 count=1024 iflag=direct status=none | md5sum)"
+
 # --- A program that cannot load: one line, non-zero ---
 if [ $BACKEND = bpf ]; then
 	run env IOTALLY_BPF_TEST_BAD_ATTACH=iotally_no_such_function \
