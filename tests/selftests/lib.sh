@@ -193,6 +193,25 @@ wait_for() {
 	return 1
 }
 
+# keep_comm_probes NAME / release_comm_probes NAME: one event kept on in
+# a tracefs instance NAME of its own, which records nothing. Tracing
+# records the comms of tasks through probes on sched_switch and
+# sched_wakeup, registered while any event is enabled: each first enable
+# after none would patch those jump labels in the scheduler again. Under
+# TCG guests crashed while that was patched ("Oops: int3" at sched_switch's
+# label in __schedule, and at sched_wakeup's in ttwu_do_activate, the label
+# already restored: a vCPU ran the removed breakpoint), cause not
+# established. Kept registered, they are not patched again.
+keep_comm_probes() {
+	mkdir -p "/sys/kernel/tracing/instances/$1" &&
+		echo 0 >"/sys/kernel/tracing/instances/$1/tracing_on" &&
+		echo 1 >"/sys/kernel/tracing/instances/$1/events/sched/sched_process_exec/enable"
+}
+release_comm_probes() {
+	echo 0 >"/sys/kernel/tracing/instances/$1/events/sched/sched_process_exec/enable"
+	rmdir "/sys/kernel/tracing/instances/$1"
+}
+
 # possible_cpus: how many CPUs the kernel counts as possible (the CPUs
 # per-CPU memory is kept for), from /sys/devices/system/cpu/possible.
 possible_cpus() {

@@ -70,17 +70,8 @@ CRYPT_DEV=$(devno "$(dmname iocrypt)")
 [ -n "$FS_DISK" ] && [ -n "$FS_DEV" ] && [ -n "$CRYPT_DEV" ] || bail "cannot name the dm devices"
 
 mkdir -p $INST || bail "cannot make a tracefs instance"
-# Tracing records the comms of tasks through probes on sched_switch and
-# sched_wakeup, registered while any event is enabled: each phase's first
-# enable would patch those jump labels in the scheduler again. Under TCG a
-# guest crashed twice ("Oops: int3" at sched_switch's label in __schedule,
-# the label already restored: a vCPU ran the removed breakpoint) while that
-# was patched, cause not established. One event kept on in an instance of
-# its own that records nothing keeps the probes registered throughout.
-KEEP=$TR/instances/io-trace-keep
-mkdir -p $KEEP && echo 0 >$KEEP/tracing_on &&
-	echo 1 >$KEEP/events/sched/sched_process_exec/enable ||
-	bail "cannot keep the comm probes registered"
+# tracing's comm probes stay registered throughout (lib.sh)
+keep_comm_probes io-trace-keep || bail "cannot keep the comm probes registered"
 echo 16384 >$INST/buffer_size_kb
 # trace_begin: an empty buffer, every io event on. The buffer records
 # before the events are enabled: an io:io_start that fires once they are is
@@ -748,6 +739,5 @@ umount /mnt/a
 dmsetup remove iocrypt
 dmsetup remove iofs
 rmdir $INST
-echo 0 >$KEEP/events/sched/sched_process_exec/enable
-rmdir $KEEP
+release_comm_probes io-trace-keep
 tap_finish

@@ -27,6 +27,11 @@ DD=/usr/bin/dd
 command -v iotally >/dev/null || bail "iotally is not in the initramfs (make tools)"
 if [ -d $TR/events/io ]; then BACKEND=native; else BACKEND=bpf; fi
 echo "# expected backend: $BACKEND"
+# each snoop enables and disables events: tracing's comm probes stay
+# registered throughout (lib.sh); a patched guest crashed once without
+if [ $BACKEND = native ]; then
+	keep_comm_probes snoop-keep || bail "cannot keep the comm probes registered"
+fi
 modprobe null_blk nr_devices=1 queue_mode=2 gb=1 memory_backed=1 irqmode=2 \
 	completion_nsec=3000000 max_sectors=64 submit_queues=1 || bail "modprobe null_blk"
 NULLB=/dev/nullb0
@@ -320,4 +325,5 @@ umount /mnt/d
 umount /mnt/a
 dmsetup remove snoopdelay
 dmsetup remove snoopfs
+[ $BACKEND = native ] && release_comm_probes snoop-keep
 tap_finish
