@@ -48,6 +48,7 @@
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -74,17 +75,48 @@ static_assert(sizeof(struct trace_event_raw_io_class) + 3 * IO_TRACE_PATH_MAX <=
 static const char io_trace_none[] = "<none>";
 static const char io_trace_unknown[] = "<unknown>";
 
-/* Where io:io_start and io:io_wait_start build their names, one set per CPU */
+/*
+ * Where io:io_start and io:io_wait_start build their names, one set per
+ * CPU, with the mount root_mount_path() last found on that CPU.  They
+ * exist while one of the two events is enabled (made by the first one's
+ * regfunc, freed after the last one's unregfunc); io_trace_names_lock
+ * serializes the users of a CPU's set.
+ */
 struct io_trace_names {
-	local_lock_t	lock;
-	char		path[IO_TRACE_PATH_MAX];
-	char		mount[IO_TRACE_PATH_MAX];
-	char		fspath[IO_TRACE_PATH_MAX];
+	char			path[IO_TRACE_PATH_MAX];
+	char			mount[IO_TRACE_PATH_MAX];
+	char			fspath[IO_TRACE_PATH_MAX];
+	struct root_mount_cache	mount_cache;
 };
 
-static DEFINE_PER_CPU(struct io_trace_names, io_trace_names) = {
-	.lock = INIT_LOCAL_LOCK(lock),
+struct io_trace_names_set {
+	struct io_trace_names __percpu	*names;
 };
+
+static struct io_trace_names_set __rcu *io_trace_names_set;
+static unsigned int io_trace_names_users;
+static DEFINE_PER_CPU(local_lock_t, io_trace_names_lock) =
+	INIT_LOCAL_LOCK(io_trace_names_lock);
+
+/*
+ * The CPU's names, locked until io_trace_names_end(), or NULL while
+ * neither event is enabled.  In task context.
+ */
+static struct io_trace_names *io_trace_names_begin(void)
+{
+	struct io_trace_names_set *set;
+
+	rcu_read_lock();
+	local_lock(&io_trace_names_lock);
+	set = rcu_dereference(io_trace_names_set);
+	return set ? this_cpu_ptr(set->names) : NULL;
+}
+
+static void io_trace_names_end(void)
+{
+	local_unlock(&io_trace_names_lock);
+	rcu_read_unlock();
+}
 
 /**
  * io_trace_bflags() - the DTrace b_flags of an I/O
@@ -270,7 +302,8 @@ EXPORT_SYMBOL_IF_KUNIT(io_trace_bvec_distance);
 #define IO_TRACE_FLIGHT_PER_CPU	256
 
 static struct io_trace_flight __rcu *io_trace_flight;
-static DEFINE_MUTEX(io_trace_flight_mutex);
+/* Serializes the regfuncs and unregfuncs: the tables they make and free */
+static DEFINE_MUTEX(io_trace_reg_mutex);
 static unsigned int io_trace_flight_users;
 static atomic_long_t io_trace_missed;
 DEFINE_STATIC_KEY_FALSE(io_trace_flight_key);
@@ -381,45 +414,135 @@ void io_trace_flight_release(struct io_trace_slot *sl)
 EXPORT_SYMBOL_IF_KUNIT(io_trace_flight_release);
 
 /*
- * The tracepoints' regfunc and unregfunc of io:io_start and io:io_done:
- * the table exists while either is enabled.  The tracepoint code calls
- * them in process context, under its own mutex.
+ * The table exists while io:io_start or io:io_done is enabled: their
+ * regfuncs and unregfuncs, which the tracepoint code calls in process
+ * context, under its own mutex, make and free it.
  */
-int io_trace_flight_get(void)
+static int io_trace_flight_get_locked(void)
 {
 	struct io_trace_flight *fl;
-	int err = 0;
 
-	mutex_lock(&io_trace_flight_mutex);
-	if (!io_trace_flight_users) {
-		fl = io_trace_flight_alloc(io_trace_flight_slots(num_possible_cpus()));
-		if (!fl) {
-			err = -ENOMEM;
-			goto out;
-		}
-		rcu_assign_pointer(io_trace_flight, fl);
-		static_branch_enable(&io_trace_flight_key);
+	lockdep_assert_held(&io_trace_reg_mutex);
+	if (io_trace_flight_users++)
+		return 0;
+	fl = io_trace_flight_alloc(io_trace_flight_slots(num_possible_cpus()));
+	if (!fl) {
+		io_trace_flight_users--;
+		return -ENOMEM;
 	}
-	io_trace_flight_users++;
-out:
-	mutex_unlock(&io_trace_flight_mutex);
+	rcu_assign_pointer(io_trace_flight, fl);
+	static_branch_enable(&io_trace_flight_key);
+	return 0;
+}
+
+static void io_trace_flight_put_locked(void)
+{
+	struct io_trace_flight *fl;
+
+	lockdep_assert_held(&io_trace_reg_mutex);
+	if (--io_trace_flight_users)
+		return;
+	static_branch_disable(&io_trace_flight_key);
+	fl = rcu_replace_pointer(io_trace_flight, NULL,
+				 lockdep_is_held(&io_trace_reg_mutex));
+	/* Submissions and completions look it up under RCU */
+	synchronize_rcu();
+	kvfree(fl);
+}
+
+/* The regfunc and unregfunc of io:io_done: the table */
+int io_trace_done_get(void)
+{
+	int err;
+
+	mutex_lock(&io_trace_reg_mutex);
+	err = io_trace_flight_get_locked();
+	mutex_unlock(&io_trace_reg_mutex);
 	return err;
 }
 
-void io_trace_flight_put(void)
+void io_trace_done_put(void)
 {
-	struct io_trace_flight *fl;
+	mutex_lock(&io_trace_reg_mutex);
+	io_trace_flight_put_locked();
+	mutex_unlock(&io_trace_reg_mutex);
+}
 
-	mutex_lock(&io_trace_flight_mutex);
-	if (!--io_trace_flight_users) {
-		static_branch_disable(&io_trace_flight_key);
-		fl = rcu_replace_pointer(io_trace_flight, NULL,
-					 lockdep_is_held(&io_trace_flight_mutex));
-		/* Submissions and completions look it up under RCU */
-		synchronize_rcu();
-		kvfree(fl);
+static int io_trace_names_get(void)
+{
+	struct io_trace_names_set *set;
+
+	lockdep_assert_held(&io_trace_reg_mutex);
+	if (io_trace_names_users++)
+		return 0;
+	set = kzalloc(sizeof(*set), GFP_KERNEL_ACCOUNT);
+	if (set)
+		set->names = alloc_percpu_gfp(struct io_trace_names,
+					      GFP_KERNEL_ACCOUNT);
+	if (!set || !set->names) {
+		kfree(set);
+		io_trace_names_users--;
+		return -ENOMEM;
 	}
-	mutex_unlock(&io_trace_flight_mutex);
+	rcu_assign_pointer(io_trace_names_set, set);
+	return 0;
+}
+
+static void io_trace_names_put(void)
+{
+	struct io_trace_names_set *set;
+
+	lockdep_assert_held(&io_trace_reg_mutex);
+	if (--io_trace_names_users)
+		return;
+	set = rcu_replace_pointer(io_trace_names_set, NULL,
+				  lockdep_is_held(&io_trace_reg_mutex));
+	/* Their users hold rcu_read_lock() (io_trace_names_begin()) */
+	synchronize_rcu();
+	free_percpu(set->names);
+	kfree(set);
+}
+
+/* The regfunc and unregfunc of io:io_start: the names and the table */
+int io_trace_start_get(void)
+{
+	int err;
+
+	mutex_lock(&io_trace_reg_mutex);
+	err = io_trace_names_get();
+	if (!err) {
+		err = io_trace_flight_get_locked();
+		if (err)
+			io_trace_names_put();
+	}
+	mutex_unlock(&io_trace_reg_mutex);
+	return err;
+}
+
+void io_trace_start_put(void)
+{
+	mutex_lock(&io_trace_reg_mutex);
+	io_trace_flight_put_locked();
+	io_trace_names_put();
+	mutex_unlock(&io_trace_reg_mutex);
+}
+
+/* The regfunc and unregfunc of io:io_wait_start: the names */
+int io_trace_wait_start_get(void)
+{
+	int err;
+
+	mutex_lock(&io_trace_reg_mutex);
+	err = io_trace_names_get();
+	mutex_unlock(&io_trace_reg_mutex);
+	return err;
+}
+
+void io_trace_wait_start_put(void)
+{
+	mutex_lock(&io_trace_reg_mutex);
+	io_trace_names_put();
+	mutex_unlock(&io_trace_reg_mutex);
 }
 
 static int io_trace_missed_get(void *data, u64 *val)
@@ -612,7 +735,8 @@ static const struct dentry *io_trace_root_of(const struct dentry *dentry)
  * RCU read section (which keeps the dentries walked).  The full path puts
  * the path of a mount of the alias' root before it: the task's root, or
  * the first such mount in the initial mount namespace (root_mount_path(),
- * under mount_lock).
+ * which walks the mounts under mount_lock only when a mount or umount
+ * changed them since its last answer on this CPU).
  */
 static void io_trace_inode_names(struct io_trace_info *info,
 				 struct inode *inode, struct io_trace_names *n)
@@ -641,7 +765,7 @@ static void io_trace_inode_names(struct io_trace_info *info,
 		info->mount = "/";
 		goto out;
 	}
-	p = root_mount_path(root, n->mount, sizeof(n->mount));
+	p = root_mount_path(root, &n->mount_cache, n->mount, sizeof(n->mount));
 	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
 	if (info->mount != io_trace_unknown)
 		info->path = io_trace_path_join(n->path, sizeof(n->path),
@@ -893,6 +1017,7 @@ void __io_trace_submit(struct bio *bio)
 	struct io_trace_flight *fl;
 	struct io_trace_info info;
 	bool task = in_task();
+	bool named = start && task;
 	bool owner = false;
 	struct file *file;
 	loff_t pos;
@@ -918,10 +1043,8 @@ void __io_trace_submit(struct bio *bio)
 	io_trace_bio_buf(&info, bio);
 	/* Names only for io:io_start: io:io_done carries none */
 	info.path = start ? io_trace_unknown : NULL;
-	if (start && task) {
-		local_lock(&io_trace_names.lock);
-		n = this_cpu_ptr(&io_trace_names);
-	}
+	if (named)
+		n = io_trace_names_begin();
 	if (task)
 		hint = io_trace_dio_hint(bio);
 	if (hint) {
@@ -959,8 +1082,8 @@ void __io_trace_submit(struct bio *bio)
 	}
 	if (start)
 		trace_io_start(&info);
-	if (n)
-		local_unlock(&io_trace_names.lock);
+	if (named)
+		io_trace_names_end();
 out:
 	rcu_read_unlock();
 }
@@ -1063,16 +1186,15 @@ void __io_trace_rpc_start(const struct io_trace_rpc *rpc)
 		trace_io_start(&info);
 		return;
 	}
-	local_lock(&io_trace_names.lock);
-	n = this_cpu_ptr(&io_trace_names);
+	n = io_trace_names_begin();
 	/* Readahead, fsync and NFS direct I/O give file scope hints */
 	hint = io_trace_scope_hint(rpc->inode->i_mapping);
 	if (hint)
 		io_trace_file(&info, hint->file, rpc->offset, n);
-	else
+	else if (n)
 		io_trace_inode_names(&info, rpc->inode, n);
 	trace_io_start(&info);
-	local_unlock(&io_trace_names.lock);
+	io_trace_names_end();
 }
 EXPORT_SYMBOL_GPL(__io_trace_rpc_start);
 
@@ -1173,8 +1295,7 @@ static void io_trace_wait_folio_fire(struct io_trace_wait *w,
 	struct io_trace_names *n;
 	enum io_trace_folio_kind kind;
 
-	local_lock(&io_trace_names.lock);
-	n = this_cpu_ptr(&io_trace_names);
+	n = io_trace_names_begin();
 	info->path = io_trace_unknown;
 	kind = io_trace_folio(info, folio, offset, n, &bdev);
 	if (from_folio_bdev) {
@@ -1184,7 +1305,7 @@ static void io_trace_wait_folio_fire(struct io_trace_wait *w,
 	info->bflags = io_trace_bflags(info->opf, kind == IO_TRACE_FOLIO_USER,
 				       kind == IO_TRACE_FOLIO_FILE);
 	io_trace_wait_start(w, info);
-	local_unlock(&io_trace_names.lock);
+	io_trace_names_end();
 }
 
 void __io_trace_wait_bio(struct io_trace_wait *w, const struct bio *bio)
@@ -1293,11 +1414,10 @@ void __io_trace_wait_dio(struct io_trace_wait *w, struct kiocb *iocb,
 	info.opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
 	info.bflags = io_trace_bflags(info.opf, true, false);
 	info.path = io_trace_unknown;
-	local_lock(&io_trace_names.lock);
-	n = this_cpu_ptr(&io_trace_names);
+	n = io_trace_names_begin();
 	io_trace_file(&info, iocb->ki_filp, iocb->ki_pos, n);
 	io_trace_wait_start(w, &info);
-	local_unlock(&io_trace_names.lock);
+	io_trace_names_end();
 }
 
 void __io_trace_wait_end(struct io_trace_wait *w)

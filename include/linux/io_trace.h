@@ -183,8 +183,12 @@ DECLARE_TRACEPOINT(io_wait_start);
 DECLARE_TRACEPOINT(io_wait_done);
 DECLARE_STATIC_KEY_FALSE(io_trace_flight_key);
 
-int io_trace_flight_get(void);
-void io_trace_flight_put(void);
+int io_trace_start_get(void);
+void io_trace_start_put(void);
+int io_trace_done_get(void);
+void io_trace_done_put(void);
+int io_trace_wait_start_get(void);
+void io_trace_wait_start_put(void);
 
 void __io_trace_submit(struct bio *bio);
 void __io_trace_done(struct bio *bio);

@@ -84,16 +84,18 @@ DECLARE_EVENT_CLASS(io_class,
 /*
  * While either is enabled, block/io-trace.c keeps the bios in flight in a
  * table, which io_done reports from: made by the first one enabled,
- * freed when the last one is disabled.
+ * freed when the last one is disabled.  io_start and io_wait_start build
+ * names in per-CPU buffers, which exist while either of them is enabled.
  */
 DEFINE_EVENT_FN(io_class, io_start, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_flight_get, io_trace_flight_put);
+		TP_ARGS(info), io_trace_start_get, io_trace_start_put);
 
 DEFINE_EVENT_FN(io_class, io_done, TP_PROTO(const struct io_trace_info *info),
-		TP_ARGS(info), io_trace_flight_get, io_trace_flight_put);
+		TP_ARGS(info), io_trace_done_get, io_trace_done_put);
 
-DEFINE_EVENT(io_class, io_wait_start, TP_PROTO(const struct io_trace_info *info),
-	     TP_ARGS(info));
+DEFINE_EVENT_FN(io_class, io_wait_start,
+		TP_PROTO(const struct io_trace_info *info),
+		TP_ARGS(info), io_trace_wait_start_get, io_trace_wait_start_put);
 
 DEFINE_EVENT(io_class, io_wait_done, TP_PROTO(const struct io_trace_info *info),
 	     TP_ARGS(info));

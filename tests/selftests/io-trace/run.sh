@@ -233,6 +233,53 @@ check_eq "writeback: the disk under dm-linear, the same names" "$WB /mnt/a" \
 	"$(sel $F '$1 == "start" && '"$ON_NULLB"' && $22 == "/dir/writeback.bin" {
 		print $19, $21 }' | sort -u)"
 
+# --- Writeback after a rename above the mount, and after a mount move ---
+# root_mount_path() keeps the mount it found per CPU until a mount or
+# umount changes mount_lock's sequence, and builds the path every time: a
+# directory renamed above the mount (no mount change) and the file system
+# mounted elsewhere (a change) both show in the next writeback's path.
+# wbfile FILE: FILE written, then written back by the flusher
+wbfile() {
+	$DD if=/dev/urandom of="$1" bs=64k count=1 status=none
+	sync
+}
+# wbnames NAME FILE: the path and mount the flusher's io:io_start events
+# of FILE's inode name, in the trace $T/NAME
+wbnames() {
+	sel $T/$1 '$1 == "start" && '"$ON_FS"' && $16 == "'"$(stat -c %i "$2")"'" &&
+		$3 ~ /^kworker/ { print $19, $21 }' | sort -u
+}
+umount /mnt/a || bail "umount /mnt/a"
+mkdir -p $T/outer/m
+mount -t ext4 -o $EXT4_OPTS /dev/mapper/iofs $T/outer/m || bail "mount ext4 on $T/outer/m"
+# One trace (the kept mounts live as long as the events are on): a
+# writeback, the rename, another writeback
+trace_begin
+wbfile $T/outer/m/dir/wb-before.bin
+mv $T/outer $T/renamed
+wbfile $T/renamed/m/dir/wb-after.bin
+trace_end wb-rename
+pairs wb-rename "writeback around a rename"
+check_eq "writeback: the file system mounted elsewhere, its new mount" \
+	"$T/outer/m/dir/wb-before.bin $T/outer/m" \
+	"$(wbnames wb-rename $T/renamed/m/dir/wb-before.bin)"
+check_eq "writeback: a directory above the mount renamed, the new path" \
+	"$T/renamed/m/dir/wb-after.bin $T/renamed/m" \
+	"$(wbnames wb-rename $T/renamed/m/dir/wb-after.bin)"
+# Then the file system moves back (a mount change) within one trace
+trace_begin
+wbfile $T/renamed/m/dir/wb-away.bin
+umount $T/renamed/m || bail "umount $T/renamed/m"
+mount -t ext4 -o $EXT4_OPTS /dev/mapper/iofs /mnt/a || bail "mount ext4 again"
+wbfile /mnt/a/dir/wb-back.bin
+trace_end wb-remount
+pairs wb-remount "writeback around a remount"
+check_eq "writeback: before the umount, the old mount" \
+	"$T/renamed/m/dir/wb-away.bin $T/renamed/m" \
+	"$(wbnames wb-remount /mnt/a/dir/wb-away.bin)"
+check_eq "writeback: mounted back, the first mount's path again" \
+	"/mnt/a/dir/wb-back.bin /mnt/a" "$(wbnames wb-remount /mnt/a/dir/wb-back.bin)"
+
 # --- A path of 4,000 bytes: its events fit, its names cut at the front ---
 # Three names of at most 1023 bytes each keep an event within a ring
 # buffer page; longer ones keep their end after "..." (the events would
