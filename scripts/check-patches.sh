@@ -21,6 +21,8 @@
 #   - the tree after the last patch equals build/src/linux, as make kernel
 #     assembles it, on every file either of them changed; files only the
 #     series has (documentation, selftests) equal their sources;
+#   - the selftest helpers include nothing from outside their folder, and
+#     the libiotally headers shipped there are libiotally's as they are;
 #   - checkpatch.pl --strict reports nothing on every patch but
 #     FILE_PATH_CHANGES (the MAINTAINERS reminder), and that only if the
 #     commit message justifies it on a line "checkpatch TYPE: reason"; a
@@ -383,6 +385,25 @@ for f in "${!mailonly[@]}"; do
 done
 [[ ! -s $log ]]
 result $? "files only the series has equal their sources (${#mailonly[@]} files)" "$log"
+
+# The selftest helpers build with the kernel tree and libc alone: each file
+# they include in quotes is in their folder, and those that are libiotally's
+# (the one-file maps of patches/mail-series) are its own, unchanged.
+: >"$log"
+helpers=tools/testing/selftests/iotally/helpers
+shared=()
+while IFS=$'\t' read -r from to; do
+	[[ $to == "$helpers"/* ]] || continue
+	shared+=("${to##*/}")
+	cmp -s "$src/$to" "$from" || echo "$to: not $from as it is" >>"$log"
+done < <(python3 scripts/mail-series.py file-maps)
+for f in "$src/$helpers"/*; do
+	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+		[[ -f $src/$helpers/$inc ]] || echo "${f#"$src"/}: includes $inc, not in its folder"
+	done
+done >>"$log"
+((${#shared[@]})) && [[ ! -s $log ]]
+result $? "the selftest helpers need only their folder, with libiotally's ${shared[*]} as they are" "$log"
 
 wait
 for p in "${series[@]}"; do

@@ -8,6 +8,7 @@
 #
 #   mail-series.py check                      validate the assignment, print the plan
 #   mail-series.py targets                    "KIND<TAB>KERNEL_PATH<TAB>SOURCE" per file
+#   mail-series.py file-maps                  "SOURCE<TAB>KERNEL_PATH" per one-file map
 #   mail-series.py build GIT_DIR BASE PRISTINE OUTDIR KERNEL_TREE
 import fnmatch
 import glob
@@ -50,7 +51,7 @@ def overlay_keep(name):
     return not (name.endswith((".o", ".ko", ".cmd")) or ".mod" in name)
 
 
-def files_of_ours():
+def files_of_ours(maps):
     """Every file that must be assigned to a step or skipped."""
     files = []
     for d in OVERLAY_DIRS:
@@ -58,7 +59,14 @@ def files_of_ours():
     files += walk("Documentation", lambda name: name.endswith(".rst"))
     files += walk("tests/selftests")
     files += walk("patches/mail/tree")
+    files += [src for src, _ in file_maps(maps)]
     return files
+
+
+def file_maps(maps):
+    """The maps of one file each (FROM without a trailing slash), such as a
+    header of libiotally the selftest helpers include: (FROM, TO) pairs."""
+    return [(src, dst) for src, dst in maps if not src.endswith("/")]
 
 
 def series_patches():
@@ -107,6 +115,9 @@ def parse():
             parts = rest.split()
             if len(parts) not in (1, 2):
                 raise Error(f"{where}: map FROM [TO]")
+            one_file = not parts[0].endswith("/")
+            if one_file and (len(parts) != 2 or not os.path.isfile(rel(parts[0]))):
+                raise Error(f"{where}: map of one file: FROM must be a file and TO given")
             maps.append((parts[0], parts[1] if len(parts) == 2 else ""))
         elif word == "skip":
             pats, sep, why = rest.partition(" -- ")
@@ -166,14 +177,14 @@ def kernel_path(path, maps):
     raise Error(f"{path}: not in the overlay and no 'map' says where it goes")
 
 
-def assign(steps, skips):
+def assign(steps, skips, maps):
     """Each file of ours to one step (index) or to 'skip'; fail on gaps."""
     errors = []
     owner = {}
     rules = [(p, where, i) for i, s in enumerate(steps) for p, where in s.takes]
     rules += [(p, where, "skip") for p, where in skips]
     used = set()
-    for f in files_of_ours():
+    for f in files_of_ours(maps):
         exact = [r for r in rules if not is_glob(r[0]) and r[0] == f]
         globs = [r for r in rules if is_glob(r[0]) and fnmatch.fnmatchcase(f, r[0])]
         hits = exact or globs
@@ -369,7 +380,8 @@ def claimed_symbols(parsed):
 class Plan:
     def __init__(self, author=None):
         self.steps, self.skips, self.maps = parse()
-        self.owner, self.patch_owner, self.mail_owner, sym_owner = assign(self.steps, self.skips)
+        self.owner, self.patch_owner, self.mail_owner, sym_owner = assign(
+            self.steps, self.skips, self.maps)
         SYMBOLS.update(sym_owner)
         self.patches = []   # (owner step, name, parsed), in application order
         for name in series_patches():
@@ -574,6 +586,11 @@ def main(argv):
             for owner, name, parsed in plan.patches:
                 for f in sorted(patch_files(parsed)):
                     print(f"patch\t{f}\tpatches/{name}")
+            return 0
+        if argv[:1] == ["file-maps"]:
+            _, _, maps = parse()
+            for src, dst in file_maps(maps):
+                print(f"{src}\t{dst}")
             return 0
         if argv[:1] == ["build"] and len(argv) == 6:
             build(*argv[1:])

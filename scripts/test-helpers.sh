@@ -6,11 +6,14 @@
 # tests/vm/mkinitramfs.sh puts into every guest for the benchmarks and the
 # host's fuzzer runs. The rules are the suites' own
 # (tests/selftests/helpers/helpers.mk, which each suite's Makefile includes
-# to build what it needs in its folder): make rebuilds only what changed.
+# to build what it needs in its folder), and so are the sources: the
+# helpers folder as the kernel tree has it, with the libiotally headers
+# make patches ships beside them (scripts/kselftest-stage.sh lays it out).
+# make rebuilds only what changed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-helpers=$top/tests/selftests/helpers
+helpers=$("$top/scripts/kselftest-stage.sh")/tools/testing/selftests/iotally/helpers
 out=$top/build/tests/bin
 mkdir -p "$out"
 programs=()

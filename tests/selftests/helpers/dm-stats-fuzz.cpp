@@ -33,12 +33,12 @@
 
 #include "dm_fuzz_gen.hpp"
 #include "dm_fuzz_transcript.hpp"
-#include "dm_message.hpp"
+#include "dm_target_msg.hpp"
 #include "fd.hpp"
 
 namespace {
 
-using iotally_test::Fd;
+using iotally::detail::FileDescriptor;
 namespace fz = iotally_test::fuzz;
 
 bool parse_u64(const char* s, std::uint64_t* v) {
@@ -69,7 +69,7 @@ class Runner {
             throw std::runtime_error("cannot allocate the I/O buffer");
         buffer_.reset(static_cast<char*>(p));
         std::memset(buffer_.get(), 0x5a, kMaxIo);
-        if (control_.get() < 0)
+        if (!control_)
             throw std::runtime_error(std::string("/dev/mapper/control: ") + std::strerror(errno));
     }
 
@@ -85,9 +85,10 @@ class Runner {
             std::uint64_t size;
             if (!parse_u64(w[2].c_str(), &size))
                 return bad(line);
-            const auto r = iotally_test::send_message(control_, w[1], line.substr(pos), size);
+            const auto r =
+                iotally::detail::send_target_message(control_.get(), w[1], line.substr(pos), size);
             std::cout << "= " << (r.error ? errno_name(r.error) : "0") << '\n';
-            std::istringstream text(r.text);
+            std::istringstream text(r.reply);
             for (std::string l; std::getline(text, l);)
                 std::cout << "> " << l << '\n';
             return true;
@@ -126,16 +127,16 @@ class Runner {
         auto it = fds_.find(name);
         if (it == fds_.end()) {
             const std::string path = "/dev/mapper/" + name;
-            it = fds_.emplace(name, std::make_unique<Fd>(
-                                        open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC)))
+            it = fds_.emplace(name,
+                              FileDescriptor(open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC)))
                      .first;
         }
-        return it->second->get();
+        return it->second.get();
     }
 
-    Fd control_;
+    FileDescriptor control_;
     std::unique_ptr<char, Free> buffer_;
-    std::map<std::string, std::unique_ptr<Fd>> fds_;
+    std::map<std::string, FileDescriptor> fds_;
 };
 
 int run() {

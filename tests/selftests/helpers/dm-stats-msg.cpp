@@ -31,14 +31,14 @@
 #include <string>
 #include <vector>
 
-#include "dm_message.hpp"
+#include "dm_target_msg.hpp"
 #include "fd.hpp"
 
 namespace {
 
-using iotally_test::Fd;
-using iotally_test::Reply;
-using iotally_test::send_message;
+using iotally::detail::FileDescriptor;
+using iotally::detail::send_target_message;
+using iotally::detail::TargetMessageResult;
 
 int usage() {
     std::cerr << "usage: dm-stats-msg [-q] [-k] [-t] [-b BYTES] DEVICE < MESSAGES\n";
@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    const Fd control(open("/dev/mapper/control", O_RDWR | O_CLOEXEC));
-    if (control.get() < 0) {
+    const FileDescriptor control(open("/dev/mapper/control", O_RDWR | O_CLOEXEC));
+    if (!control) {
         std::cerr << "dm-stats-msg: /dev/mapper/control: " << std::strerror(errno) << '\n';
         return 1;
     }
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     std::chrono::steady_clock::duration spent{};
     for (const auto& m : messages) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Reply r = send_message(control, device, m, buffer);
+        const TargetMessageResult r = send_target_message(control.get(), device, m, buffer);
         spent += std::chrono::steady_clock::now() - t0;
         sent++;
         if (r.error) {
@@ -112,9 +112,9 @@ int main(int argc, char** argv) {
                 break;
             continue;
         }
-        if (!quiet && !r.text.empty()) {
-            std::cout << r.text;
-            if (r.text.back() != '\n')
+        if (!quiet && !r.reply.empty()) {
+            std::cout << r.reply;
+            if (r.reply.back() != '\n')
                 std::cout << '\n';
         }
     }

@@ -5,6 +5,10 @@
 # builds and installs them) and includes this file after ../../lib.mk. The
 # host's scripts/test-helpers.sh builds them all with this file too, for the
 # benchmarks and the fuzzer's host side.
+#
+# fd.hpp and dm_target_msg.hpp are iotally's own (tools/iotally/src/util and
+# src/dm-stats in its repository), copied here as they are: they need libc
+# and the kernel's uapi headers only.
 
 HELPERS_DIR ?= $(selfdir)/iotally/helpers
 HELPERS_CXXFLAGS := -std=c++20 -O2 -Wall -Wextra -Werror

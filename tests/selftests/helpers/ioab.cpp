@@ -50,7 +50,7 @@
 
 namespace {
 
-using iotally_test::Fd;
+using iotally::detail::FileDescriptor;
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t block_size = 4096;
@@ -81,7 +81,7 @@ bool parse_number(std::string_view s, T& out, T min, T max) {
 
 // Reads random blocks until told to stop; the first error stops everyone.
 void reader(Shared& shared, Counter& counter, unsigned int seed) {
-    Fd fd(open(shared.device.c_str(), O_RDONLY | O_DIRECT));
+    FileDescriptor fd(open(shared.device.c_str(), O_RDONLY | O_DIRECT));
     std::unique_ptr<void, AlignedFree> buf(std::aligned_alloc(block_size, block_size));
     // xorshift64: cheap, and good enough to spread offsets over the device.
     std::uint64_t x = 0x9e3779b97f4a7c15ULL ^ (seed + 1) * 0xbf58476d1ce4e5b9ULL;
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
     const std::string switch_path = argv[2];
 
     {
-        Fd fd(open(argv[1], O_RDONLY));
+        FileDescriptor fd(open(argv[1], O_RDONLY));
         std::uint64_t bytes = 0;
         if (fd.get() < 0 || ioctl(fd.get(), BLKGETSIZE64, &bytes) < 0 || bytes < block_size) {
             std::fprintf(stderr, "ioab: %s: not a readable block device (%s)\n", argv[1],

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Internal: device-mapper target messages over our own DM_TARGET_MSG ioctl.
+// Internal: device-mapper target messages over our own DM_TARGET_MSG ioctl
+// (dm_target_msg.hpp), each with a buffer its reply needs.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <string>
 
+#include "dm_target_msg.hpp"
 #include "fd.hpp"
 
 namespace iotally::detail {
@@ -21,14 +23,9 @@ namespace iotally::detail {
 // text, with the size it needed.
 class MessageChannel {
   public:
-    struct Result {
-        int error = 0;  // errno of the ioctl, 0 on success
-        std::string reply;
-    };
-
     // Opens /dev/mapper/control; false (errno set) if it cannot.
     bool open();
-    Result send(const std::string& device, const std::string& text);
+    TargetMessageResult send(const std::string& device, const std::string& text);
 
   private:
     FileDescriptor control_;

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Internal: an owned file descriptor.
+//
+// Shared with the kernel selftests' helper programs: `make patches` ships
+// this file next to them (tools/testing/selftests/iotally/helpers/), where
+// they build with the kernel tree and libc alone. So it includes only libc,
+// the C++ standard library and linux/ uapi headers.
 #pragma once
 
 #include <unistd.h>
