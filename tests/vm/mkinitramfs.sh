@@ -80,11 +80,11 @@ esac
 # iostat -x beside iotally report -x (demo and iotally suites).
 programs+=(/usr/bin/iostat)
 # Upstream getdelays, built unmodified from the kernel source, for the suites
-# that run it (taskstats, taskstats-listeners): scripts/getdelays.sh needs the
+# that run it (taskstats, taskstats-listeners, delayacct): scripts/getdelays.sh needs the
 # kernel tree, which a guest of the stock kernel without them (make demo)
 # must not wait for.
 case " $suites " in
-*" taskstats "* | *" taskstats-listeners "*)
+*" taskstats "* | *" taskstats-listeners "* | *" delayacct "*)
 	if [[ -x $top/scripts/getdelays.sh ]]; then
 		"$top/scripts/getdelays.sh" >&2
 	fi
