@@ -103,6 +103,7 @@ static DEFINE_PER_CPU(local_lock_t, io_trace_names_lock) =
  * neither event is enabled.  In task context.
  */
 static struct io_trace_names *io_trace_names_begin(void)
+	__acquires(RCU)
 {
 	struct io_trace_names_set *set;
 
@@ -113,6 +114,7 @@ static struct io_trace_names *io_trace_names_begin(void)
 }
 
 static void io_trace_names_end(void)
+	__releases(RCU)
 {
 	local_unlock(&io_trace_names_lock);
 	rcu_read_unlock();
@@ -612,7 +614,28 @@ const char *io_trace_path_result(char *p, char *buf, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(io_trace_path_result);
 
-/* The names of an open file: it holds its dentry and mount */
+/* The root of @dentry's tree (d_parent only moves under rename_lock) */
+static const struct dentry *io_trace_root_of(const struct dentry *dentry)
+{
+	const struct dentry *parent;
+
+	for (;;) {
+		parent = READ_ONCE(dentry->d_parent);
+		if (parent == dentry)
+			return dentry;
+		dentry = parent;
+	}
+}
+
+/*
+ * The names of an open file: it holds its dentry and mount.  When the
+ * mount is of its file system's root and the file's dentries lead to it,
+ * its path is the mount's path and then its path in the file system: the
+ * file's dentries are walked once (dentry_path_raw()) and the mount's path
+ * (d_absolute_path() of the mount's root) walks the mounts above only.
+ * Else (a bind mount of a directory, a dentry disconnected from the
+ * mount's root) the full path is walked as such, and the mount's too.
+ */
 static void io_trace_file_names(struct io_trace_info *info,
 				const struct file *file,
 				struct io_trace_names *n)
@@ -621,38 +644,21 @@ static void io_trace_file_names(struct io_trace_info *info,
 		.mnt = file->f_path.mnt,
 		.dentry = file->f_path.mnt->mnt_root,
 	};
-
-	size_t plen, flen;
 	char *p;
 
-	p = d_absolute_path(&file->f_path, n->path, sizeof(n->path));
-	info->path = io_trace_path_result(p, n->path, sizeof(n->path));
 	p = dentry_path_raw(file->f_path.dentry, n->fspath, sizeof(n->fspath));
 	info->fspath = io_trace_path_result(p, n->fspath, sizeof(n->fspath));
-	/*
-	 * A mount of its file system's root: the path is the mount's and
-	 * then the path in the file system, and the mount's is that prefix
-	 * (a third walk of the same dentries is spared).
-	 */
-	if (mnt.dentry == mnt.mnt->mnt_sb->s_root && info->path[0] == '/' &&
-	    info->fspath[0] == '/') {
-		plen = strlen(info->path);
-		flen = strlen(info->fspath);
-		if (plen >= flen &&
-		    !strcmp(info->path + plen - flen, info->fspath)) {
-			plen -= flen;
-			if (!plen) {
-				info->mount = "/";
-				return;
-			}
-			memcpy(n->mount, info->path, plen);
-			n->mount[plen] = '\0';
-			info->mount = n->mount;
-			return;
-		}
-	}
 	p = d_absolute_path(&mnt, n->mount, sizeof(n->mount));
 	info->mount = io_trace_path_result(p, n->mount, sizeof(n->mount));
+	if (mnt.dentry == mnt.mnt->mnt_sb->s_root &&
+	    io_trace_root_of(file->f_path.dentry) == mnt.dentry &&
+	    info->mount != io_trace_unknown && info->fspath != io_trace_unknown) {
+		info->path = io_trace_path_join(n->path, sizeof(n->path),
+						info->mount, info->fspath);
+		return;
+	}
+	p = d_absolute_path(&file->f_path, n->path, sizeof(n->path));
+	info->path = io_trace_path_result(p, n->path, sizeof(n->path));
 }
 
 /* The file system the task's root is the root of, or NULL */
@@ -712,19 +718,6 @@ const char *io_trace_path_join(char *buf, size_t len, const char *mount,
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(io_trace_path_join);
-
-/* The root of @dentry's tree (d_parent only moves under rename_lock) */
-static const struct dentry *io_trace_root_of(const struct dentry *dentry)
-{
-	const struct dentry *parent;
-
-	for (;;) {
-		parent = READ_ONCE(dentry->d_parent);
-		if (parent == dentry)
-			return dentry;
-		dentry = parent;
-	}
-}
 
 /*
  * The names of an inode with no open file at hand: its path in its file
@@ -1051,8 +1044,15 @@ void __io_trace_submit(struct bio *bio)
 		pos = hint->bio ? hint->pos : (loff_t)info.lsector << SECTOR_SHIFT;
 		io_trace_file(&info, hint->file, pos, n);
 		kind = IO_TRACE_FOLIO_USER;
-		/* Its table's slot is freed by its io:io_done, through its own */
-		if (sl && io_trace_has_data(bio))
+		/*
+		 * Its table's slot is freed by its io:io_done, through its
+		 * own.  Only a bio-based driver (dm, md, NVMe multipath) sends
+		 * bios down with a bio's table: a blk-mq device's splits fire
+		 * nothing, and a loop device's direct I/O to its backing file
+		 * has its own hint.
+		 */
+		if (sl && io_trace_has_data(bio) &&
+		    !queue_is_mq(bdev_get_queue(bio->bi_bdev)))
 			owner = io_trace_data_keep(fl, bio, hint->file, pos);
 	} else if (fl && io_trace_has_data(bio) &&
 		   io_trace_data_file(fl, bio, &file, &pos)) {
