@@ -455,19 +455,14 @@ static void io_trace_flight_put_locked(void)
 /* The regfunc and unregfunc of io:io_done: the table */
 int io_trace_done_get(void)
 {
-	int err;
-
-	mutex_lock(&io_trace_reg_mutex);
-	err = io_trace_flight_get_locked();
-	mutex_unlock(&io_trace_reg_mutex);
-	return err;
+	guard(mutex)(&io_trace_reg_mutex);
+	return io_trace_flight_get_locked();
 }
 
 void io_trace_done_put(void)
 {
-	mutex_lock(&io_trace_reg_mutex);
+	guard(mutex)(&io_trace_reg_mutex);
 	io_trace_flight_put_locked();
-	mutex_unlock(&io_trace_reg_mutex);
 }
 
 static int io_trace_names_get(void)
@@ -510,41 +505,34 @@ int io_trace_start_get(void)
 {
 	int err;
 
-	mutex_lock(&io_trace_reg_mutex);
+	guard(mutex)(&io_trace_reg_mutex);
 	err = io_trace_names_get();
-	if (!err) {
-		err = io_trace_flight_get_locked();
-		if (err)
-			io_trace_names_put();
-	}
-	mutex_unlock(&io_trace_reg_mutex);
+	if (err)
+		return err;
+	err = io_trace_flight_get_locked();
+	if (err)
+		io_trace_names_put();
 	return err;
 }
 
 void io_trace_start_put(void)
 {
-	mutex_lock(&io_trace_reg_mutex);
+	guard(mutex)(&io_trace_reg_mutex);
 	io_trace_flight_put_locked();
 	io_trace_names_put();
-	mutex_unlock(&io_trace_reg_mutex);
 }
 
 /* The regfunc and unregfunc of io:io_wait_start: the names */
 int io_trace_wait_start_get(void)
 {
-	int err;
-
-	mutex_lock(&io_trace_reg_mutex);
-	err = io_trace_names_get();
-	mutex_unlock(&io_trace_reg_mutex);
-	return err;
+	guard(mutex)(&io_trace_reg_mutex);
+	return io_trace_names_get();
 }
 
 void io_trace_wait_start_put(void)
 {
-	mutex_lock(&io_trace_reg_mutex);
+	guard(mutex)(&io_trace_reg_mutex);
 	io_trace_names_put();
-	mutex_unlock(&io_trace_reg_mutex);
 }
 
 static int io_trace_missed_get(void *data, u64 *val)
