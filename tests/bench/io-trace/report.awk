@@ -50,13 +50,16 @@ function pair_quads(mode,    key, q) {
 
 END {
 	nmodes = split("inline timer", modes, " ")
-	nrows = split("off disabled io-bt biosnoop-bt io-ftrace block-ftrace", rows, " ")
+	nrows = split("off disabled io-bt biosnoop-bt io-ftrace block-ftrace snoop-native snoop-bpf",
+		      rows, " ")
 	desc["off"] = "kernel without the io events"
 	desc["disabled"] = "io events compiled in, disabled"
 	desc["io-bt"] = "all four io:* on, bpftrace maps"
 	desc["biosnoop-bt"] = "biosnoop.bt on block:block_io_*"
 	desc["io-ftrace"] = "io:io_start+io_done into a ring buffer"
 	desc["block-ftrace"] = "block:block_io_start+done into one"
+	desc["snoop-native"] = "iotally snoop -s latency, io events"
+	desc["snoop-bpf"] = "iotally snoop -s latency, BPF backend"
 	printf "io trace events benchmark: fio 4k randread, psync, direct, 2 jobs on null_blk\n"
 	printf "(inline: completion in the submitting task; timer: completion 20 us later, the tasks sleep)\n"
 	printf "two kernels, one tree and configuration but CONFIG_IO_TRACE_EVENTS: %d boot(s) each,\n", 2 * quads
@@ -83,6 +86,12 @@ END {
 		pft[mode] = pair_rounds(mode, "io-ftrace", "block-ftrace")
 		pbt[mode] = pib
 		printf "%-8s paired in rounds: io-ftrace/block-ftrace %.4f\n", "", pft[mode]
+		printf "%-8s paired in rounds: snoop-bpf/disabled %.4f, snoop-native/disabled %.4f,\n",
+			"", pair_rounds(mode, "snoop-bpf", "disabled"),
+			pair_rounds(mode, "snoop-native", "disabled")
+		printf "%-8s   snoop-bpf/biosnoop-bt %.4f, snoop-bpf/snoop-native %.4f\n", "",
+			pair_rounds(mode, "snoop-bpf", "biosnoop-bt"),
+			pair_rounds(mode, "snoop-bpf", "snoop-native")
 	}
 	printf "(IOPS: medians of all measurements; /off, /disabled: ratios of the medians;\n"
 	printf " paired: medians of the ratio within each quadruple of boots or each round)\n"

@@ -53,7 +53,7 @@ events)
 	[ -d $TR/events/io ] || bail "kernel events has no io trace events"
 	command -v bpftrace >/dev/null || bail "bpftrace is not in the guest"
 	[ -d $TR/events/block/block_io_start ] || bail "no block:block_io_start tracepoint"
-	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt io-ftrace block-ftrace}
+	ROWS=${BENCH_ROWS:-disabled io-bt biosnoop-bt io-ftrace block-ftrace snoop-native snoop-bpf}
 	;;
 *) bail "unknown kernel $KERNEL" ;;
 esac
@@ -67,6 +67,8 @@ fio_run() {
 
 # shellcheck source=../../selftests/io-bpftrace/bt.sh
 . ../../io-bpftrace/bt.sh
+# shellcheck source=../../selftests/lib-snoop.sh
+. ../../lib-snoop.sh
 
 INST=$TR/instances/bench-io-trace
 # ftrace_events ROW: the two events a ring-buffer row records
@@ -86,6 +88,13 @@ ftrace_written() {
 consumer_begin() {
 	case $1 in
 	io-bt) bt_start ./io-consumer.bt $T/bt.out $T/bt.err ;;
+	# iotally snoop on one backend, a latency histogram per file (as the
+	# bpftrace consumers keep theirs), printed when it ends
+	snoop-native | snoop-bpf)
+		snoop_start snoop.out --backend "${1#snoop-}" snoop --summary latency \
+			--file /dev/nullb0
+		kill -0 "$snpid" 2>/dev/null || bail "iotally snoop did not start: $(cat $T/snoop.out.err)"
+		;;
 	biosnoop-bt) bt_start ./biosnoop-tp.bt $T/bt.out $T/bt.err ;;
 	io-ftrace | block-ftrace)
 		mkdir $INST || bail "tracefs instance"
@@ -115,6 +124,18 @@ consumer_end() {
 		_seen=$(sed -n 's/^@reads: //p' $T/bt.out)
 		check_cmp "$KERNEL $2 $1: the consumer saw the $reads reads fio did (saw ${_seen:-none})" \
 			-ge "${_seen:-0}" "$reads"
+		;;
+	snoop-native | snoop-bpf)
+		snoop_stop INT
+		check_eq "$KERNEL $2 $1: iotally snoop ended on SIGINT" 0 "$rc"
+		check_match "$KERNEL $2 $1: iotally snoop ran on its backend" \
+			"snoop: backend ${1#snoop-} " "$(cat $T/snoop.out.err)"
+		check_match "$KERNEL $2 $1: iotally snoop lost no event" \
+			"snoop: [0-9]* unmatched, 0 lost" "$(cat $T/snoop.out.err)"
+		# the histogram's counts: the reads of /dev/nullb0 it saw complete
+		_seen=$(awk '/\|/ { n += $NF } END { print n + 0 }' $T/snoop.out)
+		check_cmp "$KERNEL $2 $1: the consumer saw the $reads reads fio did (saw $_seen)" \
+			-ge "$_seen" "$reads"
 		;;
 	esac
 	[ "$1" != io-bt ] || [ "$(cat $TR/events/io/io_start/enable)" = 0 ] ||

@@ -116,12 +116,13 @@ std::pair<Backend, std::string> snoop_backend(const Context& ctx) {
 
 // The reader of the backend snoop runs on.
 std::unique_ptr<IoEventSource> open_source(Context& ctx, const SnoopOptions& o, Backend backend) {
+    bool waits = o.waits || o.summary == "waits";
     if (backend == Backend::native)
         return std::make_unique<TraceReader>(fmt::format("iotally-snoop-{}", ::getpid()),
-                                             o.buffer_kb);
+                                             o.buffer_kb, waits);
     BpfIoReader::Options bo;
     bo.buffer_kb = o.buffer_kb;
-    bo.waits = o.waits || o.summary == "waits";
+    bo.waits = waits;
     bo.log = ctx.verbose ? ctx.err : nullptr;
     auto bpf = std::make_unique<BpfIoReader>(bo);
     if (ctx.verbose)

@@ -143,7 +143,7 @@ std::string TraceReader::events_missing() {
     return "the io trace events (CONFIG_IO_TRACE_EVENTS)";
 }
 
-TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb)
+TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb, bool waits)
     : inst_(std::make_unique<Instance>()) {
     const char* dir = tracefs_tracing_dir();
     if (!dir || access(fmt::format("{}/instances", dir).c_str(), F_OK) != 0)
@@ -176,8 +176,13 @@ TraceReader::TraceReader(const std::string& instance_name, unsigned buffer_kb)
     }
     std::string kb = std::to_string(buffer_kb);
     tracefs_instance_file_write(inst_->inst, "buffer_size_kb", kb.c_str());
-    if (tracefs_event_enable(inst_->inst, "io", nullptr) != 0)
-        throw Error(ErrorKind::failed, "cannot enable the io trace events");
+    // io_start first: an io_done enabled alone could fire for a bio whose
+    // io_start was not recorded
+    for (const EventName& e : io_events) {
+        bool wait = e.kind == IoEvent::Kind::wait_start || e.kind == IoEvent::Kind::wait_done;
+        if ((waits || !wait) && tracefs_event_enable(inst_->inst, "io", e.name) != 0)
+            throw Error(ErrorKind::failed, fmt::format("cannot enable io:{}", e.name));
+    }
     tracefs_trace_on(inst_->inst);
 }
 

@@ -19,8 +19,11 @@ namespace iotally {
 class TraceReader : public IoEventSource {
   public:
     // Throws Error: unsupported without tracefs or without the io events,
-    // permission when the instance cannot be made.
-    explicit TraceReader(const std::string& instance_name, unsigned buffer_kb = 4096);
+    // permission when the instance cannot be made. Without @waits only
+    // io_start and io_done are enabled: the wait events, which name the
+    // file again in the waiting task, cost the kernel for nothing then.
+    explicit TraceReader(const std::string& instance_name, unsigned buffer_kb = 4096,
+                         bool waits = true);
     ~TraceReader() override;
     TraceReader(const TraceReader&) = delete;
     TraceReader& operator=(const TraceReader&) = delete;
