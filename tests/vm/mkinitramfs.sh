@@ -84,7 +84,7 @@ programs+=(/usr/bin/iostat)
 # kernel tree, which a guest of the stock kernel without them (make demo)
 # must not wait for.
 case " $suites " in
-*" taskstats "* | *" taskstats-listeners "* | *" delayacct "*)
+*" taskstats "* | *" taskstats-listeners "* | *" delayacct "* | *" bench/taskstats-listeners "*)
 	if [[ -x $top/scripts/getdelays.sh ]]; then
 		"$top/scripts/getdelays.sh" >&2
 	fi
