@@ -15,6 +15,10 @@
 # when the kernel lets the suite switch it (debugfs sched/features).
 . ../lib.sh
 
+# dm-delay holds an I/O from its arrival's jiffy for msecs_to_jiffies(10):
+# at least 8 ms at HZ=250 (the patched kernel's), 6.7 ms at HZ=300, which
+# the lower bound below (half of 10 ms a read) relies on; at HZ=100 a hold
+# could be shorter than a jiffy.
 DELAY_MS=10
 READS=50
 THREADS=4
