@@ -62,8 +62,8 @@ reads() {
 	wait "$_pid" 2>/dev/null
 	_count=${_io% *}
 	_total=${_io#* }
-	diag "$1: $WAITS reads, blkio count ${_count:-none}," \
-		"total ${_total:-none} ns in $((_t1 - _t0)) ns"
+	_seen="blkio count ${_count:-none}, total ${_total:-none} ns"
+	_tap_diag "" "$1: $WAITS reads, $_seen in $((_t1 - _t0)) ns"
 	check_eq "$1: delay accounting counts each of the $WAITS I/O waits once" \
 		"$WAITS" "${_count:-none}"
 	[ "${_count:-}" = "$WAITS" ] || _tap_diag "getdelays: " "$(cat $T/getdelays.out)"
@@ -75,7 +75,6 @@ reads() {
 	check_cmp "$1: the I/O delay is at least half the reads' hold time" -ge \
 		"${_total:-0}" $((WAITS * DELAY_MS / 2 * 1000000))
 }
-diag() { _tap_diag "" "$*"; }
 
 reads "DELAY_DEQUEUE on"
 if [ -w $FEATURES ] && grep -qw DELAY_DEQUEUE $FEATURES; then
